@@ -1,0 +1,100 @@
+/**
+ * The one wait/poll loop, shared by the MCP tools and the CLI. It only reads the task: it never
+ * cancels or resubmits it. It returns the last known state on a terminal status, at the deadline,
+ * or as soon as the caller aborts.
+ */
+import { AbortedError } from "./errors.js";
+import { sleep } from "./sleep.js";
+import { type TaskRead, TERMINAL_STATUSES } from "./types.js";
+
+export interface Backoff {
+  initialMs: number;
+  maxMs: number;
+  factor: number;
+}
+
+export const DEFAULT_BACKOFF: Backoff = { initialMs: 250, maxMs: 5_000, factor: 2 };
+
+/** The client methods the loop needs (a `BackendClient` fits). */
+export interface TaskReader {
+  getTask(
+    key: string,
+    taskId: string,
+    query?: { limit?: number; cursor?: string },
+    opts?: { signal?: AbortSignal },
+  ): Promise<TaskRead>;
+}
+
+export interface WaitOptions {
+  /**
+   * Absolute time (the `Date.now()` clock, in ms) by which the loop returns. Compute it before the
+   * submit (`Date.now() + waitSeconds * 1000`) so that the submit counts against the same budget.
+   * A deadline already past gives exactly one read.
+   */
+  deadlineMs: number;
+  signal?: AbortSignal | undefined;
+  /** Page size of each read, so that the terminal read already carries the first page. */
+  limit?: number | undefined;
+  onPoll?: ((task: TaskRead, poll: number, elapsedMs: number) => void | Promise<void>) | undefined;
+  backoff?: Backoff | undefined;
+}
+
+export interface WaitResult {
+  task: TaskRead;
+  polls: number;
+  /** The deadline came before a terminal status. */
+  timedOut: boolean;
+  /** The signal fired; `task` is the last state read before that. */
+  aborted: boolean;
+}
+
+/** Anything below this cannot be a `Date.now()` value: it is a duration passed by mistake. */
+const EARLIEST_DEADLINE = Date.UTC(2001, 0, 1);
+
+const isTerminal = (task: TaskRead) => TERMINAL_STATUSES.includes(task.status);
+
+/**
+ * Reads the task at once, then again after 0.25 s, 0.5 s, 1 s, ... up to 5 s between reads. The
+ * last sleep is cut short so that the final read happens at the deadline. If the signal fires
+ * before the first read has answered there is no state to return, and `AbortedError` is thrown.
+ */
+export async function waitForTask(
+  client: TaskReader,
+  key: string,
+  taskId: string,
+  options: WaitOptions,
+): Promise<WaitResult> {
+  const { deadlineMs, signal, limit, onPoll } = options;
+  if (!Number.isFinite(deadlineMs) || deadlineMs < EARLIEST_DEADLINE) {
+    throw new TypeError(`deadlineMs must be an absolute Date.now() time, got ${deadlineMs}`);
+  }
+  const backoff = options.backoff ?? DEFAULT_BACKOFF;
+  const started = Date.now();
+  const query = limit === undefined ? undefined : { limit };
+  const read = () => client.getTask(key, taskId, query, signal ? { signal } : undefined);
+  if (signal?.aborted) {
+    throw new AbortedError({ code: "aborted", message: "The wait was cancelled" });
+  }
+
+  let task = await read();
+  let polls = 1;
+  let delayMs = backoff.initialMs;
+  await onPoll?.(task, polls, Date.now() - started);
+  for (;;) {
+    if (isTerminal(task)) return { task, polls, timedOut: false, aborted: false };
+    const remainingMs = deadlineMs - Date.now();
+    if (remainingMs <= 0) return { task, polls, timedOut: true, aborted: false };
+    if (!(await sleep(Math.min(delayMs, remainingMs), signal))) {
+      return { task, polls, timedOut: false, aborted: true };
+    }
+    delayMs = Math.min(backoff.maxMs, delayMs * backoff.factor);
+    try {
+      task = await read();
+    } catch (error) {
+      if (signal?.aborted) return { task, polls, timedOut: false, aborted: true };
+      throw error;
+    }
+    polls += 1;
+    await onPoll?.(task, polls, Date.now() - started);
+  }
+}

@@ -1,0 +1,171 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { AbortedError, createBackendClient } from "../../src/backend/index.js";
+import type { TaskRead, TaskStatus } from "../../src/backend/types.js";
+import { type TaskReader, waitForTask } from "../../src/backend/wait.js";
+import { json, startScriptedServer } from "./scripted-server.js";
+
+function task(status: TaskStatus): TaskRead {
+  return {
+    task_id: "t1",
+    endpoint: "social-network/comments",
+    status,
+    created_time: "2030-01-01T00:00:00Z",
+    finished_time: null,
+    result_count: null,
+    error_message: null,
+  };
+}
+
+/** A reader that reports `running` until read number `terminalAt`, recording when it was read. */
+function scriptedReader(terminalAt = Number.POSITIVE_INFINITY) {
+  const readsAt: number[] = [];
+  const queries: unknown[] = [];
+  const reader: TaskReader = {
+    async getTask(_key, _taskId, query) {
+      readsAt.push(Date.now());
+      queries.push(query);
+      return task(readsAt.length >= terminalAt ? "succeeded" : "running");
+    },
+  };
+  return { reader, readsAt, queries };
+}
+
+describe("waitForTask (fake timers)", () => {
+  let start: number;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    start = Date.UTC(2030, 0, 1);
+    vi.setSystemTime(start);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("backs off from 0.25 s doubling to 5 s and returns on a terminal status", async () => {
+    const { reader, readsAt, queries } = scriptedReader(9);
+    const pending = waitForTask(reader, "k", "t1", { deadlineMs: start + 60_000, limit: 20 });
+    await vi.runAllTimersAsync();
+    const result = await pending;
+    expect(result).toMatchObject({ polls: 9, timedOut: false, aborted: false });
+    expect(result.task.status).toBe("succeeded");
+    expect(readsAt.map((at) => at - start)).toEqual([
+      0, 250, 750, 1750, 3750, 7750, 12750, 17750, 22750,
+    ]);
+    expect(queries.every((query) => JSON.stringify(query) === '{"limit":20}')).toBe(true);
+  });
+
+  it("never sleeps past the deadline: the last read happens at the deadline", async () => {
+    const { reader, readsAt } = scriptedReader();
+    const pending = waitForTask(reader, "k", "t1", { deadlineMs: start + 3_000 });
+    await vi.runAllTimersAsync();
+    const result = await pending;
+    expect(result).toMatchObject({ polls: 5, timedOut: true, aborted: false });
+    expect(result.task.status).toBe("running");
+    expect(readsAt.map((at) => at - start)).toEqual([0, 250, 750, 1750, 3000]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("reads once when the deadline has already passed", async () => {
+    const { reader, readsAt } = scriptedReader();
+    const result = await waitForTask(reader, "k", "t1", { deadlineMs: start - 1 });
+    expect(result).toMatchObject({ polls: 1, timedOut: true });
+    expect(readsAt).toHaveLength(1);
+  });
+
+  it("stops at once on abort and returns the last known state", async () => {
+    const { reader, readsAt } = scriptedReader();
+    const controller = new AbortController();
+    const pending = waitForTask(reader, "k", "t1", {
+      deadlineMs: start + 60_000,
+      signal: controller.signal,
+    });
+    await vi.advanceTimersByTimeAsync(1_000);
+    controller.abort();
+    const result = await pending;
+    expect(result).toMatchObject({ polls: 3, aborted: true, timedOut: false });
+    expect(result.task.status).toBe("running");
+    expect(Date.now() - start).toBe(1_000);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(readsAt).toHaveLength(3);
+  });
+
+  it("throws AbortedError when aborted before any state was read", async () => {
+    const { reader, readsAt } = scriptedReader();
+    const signal = AbortSignal.abort();
+    await expect(
+      waitForTask(reader, "k", "t1", { deadlineMs: start + 1_000, signal }),
+    ).rejects.toBeInstanceOf(AbortedError);
+    expect(readsAt).toHaveLength(0);
+  });
+
+  it("reports every poll with its number and elapsed time", async () => {
+    const { reader } = scriptedReader(3);
+    const seen: [string, number, number][] = [];
+    const pending = waitForTask(reader, "k", "t1", {
+      deadlineMs: start + 60_000,
+      onPoll: (current, poll, elapsedMs) => {
+        seen.push([current.status, poll, elapsedMs]);
+      },
+    });
+    await vi.runAllTimersAsync();
+    await pending;
+    expect(seen).toEqual([
+      ["running", 1, 0],
+      ["running", 2, 250],
+      ["succeeded", 3, 750],
+    ]);
+  });
+
+  it("follows a custom backoff", async () => {
+    const { reader, readsAt } = scriptedReader(4);
+    const pending = waitForTask(reader, "k", "t1", {
+      deadlineMs: start + 60_000,
+      backoff: { initialMs: 100, maxMs: 150, factor: 3 },
+    });
+    await vi.runAllTimersAsync();
+    await pending;
+    expect(readsAt.map((at) => at - start)).toEqual([0, 100, 250, 400]);
+  });
+
+  it("refuses a duration passed as the deadline", async () => {
+    const { reader } = scriptedReader();
+    await expect(waitForTask(reader, "k", "t1", { deadlineMs: 20_000 })).rejects.toThrow(
+      /absolute Date\.now\(\) time/,
+    );
+  });
+});
+
+describe("waitForTask over real HTTP", () => {
+  it("polls the task until it succeeds, the final read carrying the first page", async () => {
+    const server = await startScriptedServer();
+    const client = createBackendClient({
+      baseUrl: server.url,
+      connectTimeoutMs: 1_000,
+      headersTimeoutMs: 2_000,
+      bodyTimeoutMs: 2_000,
+      maxResponseBytes: 65_536,
+    });
+    server.handle((_req, res) => {
+      const done = server.requests.length >= 3;
+      const results = { items: [], next_cursor: null, has_more: false };
+      json(res, 200, { ...task(done ? "succeeded" : "running"), ...(done && { results }) });
+    });
+    try {
+      const result = await waitForTask(client, "k", "t1", {
+        deadlineMs: Date.now() + 10_000,
+        limit: 7,
+        backoff: { initialMs: 10, maxMs: 20, factor: 2 },
+      });
+      expect(result).toMatchObject({ polls: 3, timedOut: false, aborted: false });
+      expect(result.task.results).toEqual({ items: [], next_cursor: null, has_more: false });
+      expect(server.requests.map((seen) => seen.url)).toEqual([
+        "/v1/tasks/t1?limit=7",
+        "/v1/tasks/t1?limit=7",
+        "/v1/tasks/t1?limit=7",
+      ]);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
