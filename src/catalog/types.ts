@@ -5,6 +5,8 @@ export type JsonSchema = Record<string, unknown>;
 export interface EstimateBasis {
   /** Name of the input whose count (array length, or 1 for a string) is the expected result count. */
   input?: string;
+  /** Further inputs counted with `input` (their counts add up), e.g. `urls` beside `usernames`. */
+  inputs?: string[];
   /** Expected result count when no named input applies and `results_limit` is not given. */
   results: number;
 }
