@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Fails the run when any captured log line holds a key the tests used.
+    globalSetup: ["test/helpers/log-scan.ts"],
   },
 });

@@ -1,0 +1,151 @@
+/**
+ * POST /mcp, stateless Streamable HTTP: each POST gets a fresh MCP server and transport (SSE
+ * responses, so progress notifications reach the client). Its handlers' signals fire when the
+ * client goes away, when the client cancels the request from another POST, and on shutdown.
+ */
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import {
+  CancelledNotificationSchema,
+  isInitializeRequest,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Request, RequestHandler, Response } from "express";
+import type { Logger } from "../log.js";
+import type { CallReport, ServerFactory } from "../mcp/server.js";
+import { callerOf, type KeyVerifier } from "./auth.js";
+import type { Inflight } from "./inflight.js";
+import {
+  JSONRPC_INTERNAL_ERROR,
+  JSONRPC_INVALID_REQUEST,
+  JSONRPC_SERVER_ERROR,
+  sendRefusal,
+} from "./jsonrpc-error.js";
+import { type RequestRecord, recordOf } from "./request-log.js";
+import { selectedToolsOf } from "./tool-filter.js";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BATCH = 100;
+
+export interface McpRouteDeps {
+  serverFactory: ServerFactory;
+  verifier: KeyVerifier;
+  inflight: Inflight;
+  logger: Logger;
+  isClosing: () => boolean;
+}
+
+function parseMessages(body: unknown): JSONRPCMessage[] | undefined {
+  const list = Array.isArray(body) ? body : [body];
+  if (list.length === 0 || list.length > MAX_BATCH) return undefined;
+  const messages: JSONRPCMessage[] = [];
+  for (const item of list) {
+    const parsed = JSONRPCMessageSchema.safeParse(item);
+    if (!parsed.success) return undefined;
+    messages.push(parsed.data);
+  }
+  return messages;
+}
+
+function describe(messages: readonly JSONRPCMessage[], record: RequestRecord): void {
+  for (const message of messages) {
+    if (!("method" in message)) continue;
+    record.rpc.push({
+      method: message.method,
+      ...("id" in message ? { id: message.id } : {}),
+      ...(message.method === "tools/call" && typeof message.params?.name === "string"
+        ? { tool: message.params.name.slice(0, 80) }
+        : {}),
+    });
+  }
+}
+
+export function mcpPost(deps: McpRouteDeps): RequestHandler {
+  function routeCancellations(keyHash: string, messages: readonly JSONRPCMessage[]): void {
+    for (const message of messages) {
+      const parsed = CancelledNotificationSchema.safeParse(message);
+      if (!parsed.success || parsed.data.params.requestId === undefined) continue;
+      const outcome = deps.inflight.cancel(keyHash, parsed.data.params.requestId);
+      if (outcome === "ambiguous") {
+        deps.logger.warn("cancellation not applied: two requests of one key share that id");
+      }
+    }
+  }
+
+  return async (req: Request, res: Response) => {
+    const record = recordOf(res);
+    if (deps.isClosing()) {
+      sendRefusal(res, {
+        status: 503,
+        code: JSONRPC_SERVER_ERROR,
+        message: "The server is shutting down; retry on another instance",
+        headers: { "Retry-After": "1" },
+        reason: "shutting_down",
+      });
+      return;
+    }
+    const messages = parseMessages(req.body);
+    if (!messages) {
+      sendRefusal(res, {
+        status: 400,
+        code: JSONRPC_INVALID_REQUEST,
+        message: `The body is not a JSON-RPC 2.0 message (or a batch of 1 to ${MAX_BATCH})`,
+        reason: "not_jsonrpc",
+      });
+      return;
+    }
+    describe(messages, record);
+    const caller = callerOf(res);
+    if (messages.some(isInitializeRequest)) {
+      const verdict = await deps.verifier.verify(caller);
+      if (res.closed) return;
+      if (verdict === "rejected") {
+        sendRefusal(res, {
+          status: 401,
+          code: JSONRPC_SERVER_ERROR,
+          message: "The API key was rejected by the service",
+          headers: { "WWW-Authenticate": 'Bearer realm="svc-mcp", error="invalid_token"' },
+          reason: "key_rejected",
+        });
+        return;
+      }
+    }
+    routeCancellations(caller.keyHash, messages);
+
+    const selected = selectedToolsOf(res);
+    const server = deps.serverFactory({
+      toolSet: selected.toolSet,
+      filtered: selected.filtered,
+      apiKey: caller.apiKey,
+      logger: deps.logger.child({ reqId: record.reqId }),
+      onCall: (report: CallReport) => record.calls.push(report),
+    });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: false,
+      maxRequestBodySize: MAX_BODY_BYTES,
+    });
+    const end = () => void server.close().catch(() => undefined);
+    const requestIds = messages.filter(isJSONRPCRequest).map((m) => m.id);
+    const release = deps.inflight.open({ keyHash: caller.keyHash, requestIds, abort: end });
+    res.on("close", () => {
+      release();
+      end();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } catch (error) {
+      deps.logger.error({ err: error, reqId: record.reqId }, "MCP request failed");
+      if (!res.headersSent) {
+        sendRefusal(res, {
+          status: 500,
+          code: JSONRPC_INTERNAL_ERROR,
+          message: "Internal error; it was logged",
+          reason: "internal",
+        });
+      }
+    }
+  };
+}

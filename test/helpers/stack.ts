@@ -1,0 +1,143 @@
+/**
+ * The whole product on loopback for integration tests: a sandbox (fast tasks) and the MCP server
+ * in front of it, both on port 0, with every log line captured. Each stack uses fresh random keys;
+ * the lines and keys are also written under .tmp/test-logs/ so the global teardown
+ * (test/helpers/log-scan.ts) can prove no key ever reached a log.
+ */
+import { randomBytes } from "node:crypto";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { loadCatalog } from "../../src/catalog/index.js";
+import { type Config, loadConfig } from "../../src/config.js";
+import { type RunningServer, startServer } from "../../src/http/start.js";
+import { createLogger, type Logger } from "../../src/log.js";
+import { type RunningSandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
+
+export const TEST_LOG_DIR = join(process.cwd(), ".tmp", "test-logs");
+
+export interface StackOptions {
+  /** Keys the sandbox accepts; default: two fresh random keys. */
+  keys?: string[];
+  /** Sandbox knobs; default: tasks finish in about 0.1 s. */
+  sandbox?: Partial<SandboxOptions>;
+  /** Overrides of the server's configuration (port, host and baseUrl are set by the stack). */
+  config?: Partial<Config>;
+}
+
+export interface ConnectOptions {
+  /** Default: the stack's first key. `null` sends no Authorization header. */
+  key?: string | null;
+  /** `"platforms=a,b"` or `{ platforms: "a,b" }`. */
+  query?: string | Record<string, string | string[]>;
+  headers?: Record<string, string>;
+}
+
+export interface Stack {
+  /** The MCP server's base address, e.g. `http://127.0.0.1:41234`. */
+  baseUrl: string;
+  mcpUrl: string;
+  sandbox: RunningSandbox;
+  server: RunningServer;
+  keys: string[];
+  /** `mcpUrl` with the query appended. */
+  urlFor(query?: ConnectOptions["query"]): URL;
+  connect(options?: ConnectOptions): Promise<Client>;
+  /** Every log line (JSON) written by the server, the backend client and the sandbox. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export function randomKey(label = "key"): string {
+  return `test-${label}-${randomBytes(12).toString("hex")}`;
+}
+
+function queryString(query: ConnectOptions["query"]): string {
+  if (query === undefined) return "";
+  if (typeof query === "string") return query.replace(/^\?/, "");
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    for (const item of Array.isArray(value) ? value : [value]) params.append(name, item);
+  }
+  return params.toString();
+}
+
+/** A logger whose lines go to `logs` and to a file the global teardown scans. */
+export function capturedLogger(keys: readonly string[]): { logger: Logger; logs: string[] } {
+  mkdirSync(TEST_LOG_DIR, { recursive: true });
+  const id = `${process.pid}-${randomBytes(6).toString("hex")}`;
+  const file = join(TEST_LOG_DIR, `${id}.log`);
+  writeFileSync(join(TEST_LOG_DIR, `${id}.keys`), `${keys.join("\n")}\n`);
+  writeFileSync(file, "");
+  const logs: string[] = [];
+  const logger = createLogger("debug", {
+    write(line: string) {
+      logs.push(line);
+      appendFileSync(file, line);
+    },
+  });
+  return { logger, logs };
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const keys = options.keys ?? [randomKey("alpha"), randomKey("beta")];
+  const { logger, logs } = capturedLogger(keys);
+  const catalog = loadCatalog();
+  const sandbox = await startSandbox({
+    catalog,
+    keys,
+    queuedMs: 20,
+    runningMs: 80,
+    slowMs: 2_000,
+    ...options.sandbox,
+    logger: logger.child({ component: "sandbox" }),
+  });
+  const config: Config = {
+    ...loadConfig({}),
+    shutdownGraceMs: 1_000,
+    ...options.config,
+    port: 0,
+    host: "127.0.0.1",
+    baseUrl: sandbox.url,
+  };
+  let server: RunningServer;
+  try {
+    server = await startServer(config, logger);
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+  const clients = new Set<Client>();
+  const urlFor = (query?: ConnectOptions["query"]) => {
+    const search = queryString(query);
+    return new URL(search ? `${server.mcpUrl}?${search}` : server.mcpUrl);
+  };
+
+  return {
+    baseUrl: server.url,
+    mcpUrl: server.mcpUrl,
+    sandbox,
+    server,
+    keys,
+    urlFor,
+    logs,
+    async connect(connectOptions = {}) {
+      const key = connectOptions.key === undefined ? keys[0] : connectOptions.key;
+      const headers: Record<string, string> = { ...connectOptions.headers };
+      if (key !== null && key !== undefined) headers.Authorization = `Bearer ${key}`;
+      const transport = new StreamableHTTPClientTransport(urlFor(connectOptions.query), {
+        requestInit: { headers },
+      });
+      const client = new Client({ name: "svc-mcp-test", version: "0.0.0" });
+      await client.connect(transport);
+      clients.add(client);
+      return client;
+    },
+    async close() {
+      await Promise.allSettled([...clients].map((client) => client.close()));
+      await server.close();
+      await sandbox.close();
+    },
+  };
+}
