@@ -153,11 +153,13 @@ function toViolation(error: ErrorObject): Violation {
         path: at,
         message: `${at} must list at most ${plural(Number(params.limit), "item")}`,
       };
-    case "uniqueItems":
+    case "uniqueItems": {
+      const [first, second] = [Number(params.i), Number(params.j)].sort((a, b) => a - b);
       return {
         path: at,
-        message: `${at} must not repeat items (items ${params.j} and ${params.i} are the same)`,
+        message: `${at} must not repeat items (items ${first} and ${second} are the same)`,
       };
+    }
     case "minProperties":
       return {
         path: at,
