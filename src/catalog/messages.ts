@@ -97,14 +97,22 @@ function toViolation(error: ErrorObject): Violation {
         message: `missing required field "${field}"`,
       };
     }
-    case "additionalProperties": {
-      const field = String(params.additionalProperty);
+    case "additionalProperties":
+    case "unevaluatedProperties": {
+      const field = String(params.additionalProperty ?? params.unevaluatedProperty);
       const names = accepted(error.parentSchema);
       const owner = at === ROOT ? "this endpoint" : at;
       const list = names.length > 0 ? names.join(", ") : "no fields";
       return {
         path: childPath(error.instancePath, field),
         message: `unknown field "${field}": ${owner} accepts only ${list}`,
+      };
+    }
+    case "dependentRequired": {
+      const field = String(params.missingProperty);
+      return {
+        path: childPath(error.instancePath, field),
+        message: `missing field "${field}", required when "${params.property}" is given`,
       };
     }
     case "anyOf":

@@ -50,6 +50,28 @@ describe("createSchemaValidator on a schema of its own", () => {
     ]);
   });
 
+  it("names unknown and dependent fields under unevaluatedProperties and dependentRequired", () => {
+    const strict = createSchemaValidator({
+      type: "object",
+      properties: { min_price: { type: "number" }, currency: { type: "string" } },
+      dependentRequired: { min_price: ["currency"] },
+      unevaluatedProperties: false,
+    });
+    expect(strict({ min_price: 1, colour: "red" })).toEqual({
+      valid: false,
+      violations: [
+        {
+          path: "currency",
+          message: 'missing field "currency", required when "min_price" is given',
+        },
+        {
+          path: "colour",
+          message: 'unknown field "colour": this endpoint accepts only min_price, currency',
+        },
+      ],
+    });
+  });
+
   it("shares one compiled function between schemas that differ only in wording", () => {
     const a = createSchemaValidator({ type: "string", description: "one" });
     const b = createSchemaValidator({ type: "string", description: "two" });
