@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { generateRecord, generateRecords } from "../../src/sandbox/records.js";
 import { mixSeed } from "../../src/sandbox/rng.js";
-import { ALL_ENDPOINT_IDS } from "./endpoint-ids.js";
+import { catalog } from "./helpers.js";
+
+const ALL_ENDPOINT_IDS = catalog.endpoints.map((endpoint) => endpoint.public_id);
 
 const KEYS = [
   "platform",
