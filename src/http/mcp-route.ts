@@ -13,7 +13,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "../log.js";
-import type { CallReport, ServerFactory } from "../mcp/server.js";
+import type { ServerFactory } from "../mcp/server.js";
 import { callerOf, type KeyVerifier } from "./auth.js";
 import type { Inflight } from "./inflight.js";
 import {
@@ -119,7 +119,7 @@ export function mcpPost(deps: McpRouteDeps): RequestHandler {
       filtered: selected.filtered,
       apiKey: caller.apiKey,
       logger: deps.logger.child({ reqId: record.reqId }),
-      onCall: (report: CallReport) => record.calls.push(report),
+      observeCall: record.observeCall,
     });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

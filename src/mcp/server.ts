@@ -3,6 +3,7 @@
  * server per process). Everything costly (tool lists, validators, instructions) is made before;
  * a server made here only wires two request handlers.
  */
+import { setMaxListeners } from "node:events";
 import { readFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
@@ -44,13 +45,7 @@ const FILTERED_INSTRUCTIONS = [
   "svc_get_files gives raw JSONL files.",
 ].join(" ");
 
-export type CallOutcome = "ok" | "tool_error" | "failed" | "cancelled";
-
-export interface CallReport {
-  tool: string;
-  outcome: CallOutcome;
-  durationMs: number;
-}
+export type CallOutcome = "ok" | "tool_error" | "failed" | "cancelled" | "unknown_tool";
 
 export interface ServerSession {
   toolSet: ToolSet;
@@ -58,8 +53,8 @@ export interface ServerSession {
   filtered: boolean;
   apiKey: string;
   logger: Logger;
-  /** Called once per tools/call when it ends, for the request log. */
-  onCall?: (report: CallReport) => void;
+  /** Called when a tools/call starts; the function it returns is called once when it ends. */
+  observeCall?: (tool: string) => (outcome: CallOutcome) => void;
 }
 
 export interface ServerFactoryOptions {
@@ -77,6 +72,8 @@ const INTERNAL_ERROR_RESULT: CallToolResult = {
 export function createServerFactory(options: ServerFactoryOptions = {}): ServerFactory {
   // The SDK builds an Ajv instance per server unless given one; we never ask it to validate.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
+  // Every call in flight listens to the shutdown signal; many listeners there are expected.
+  if (options.shutdownSignal) setMaxListeners(0, options.shutdownSignal);
 
   return (session) => {
     const server = new Server(SERVER_INFO, {
@@ -89,15 +86,16 @@ export function createServerFactory(options: ServerFactoryOptions = {}): ServerF
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const name = request.params.name;
+      const ended = session.observeCall?.(name);
       const tool = session.toolSet.byName.get(name);
       if (!tool) {
+        ended?.("unknown_tool");
         const nearest = nearestNames(name, [...session.toolSet.byName.keys()], 3);
         throw new McpError(
           ErrorCode.InvalidParams,
           `Unknown tool "${name.slice(0, 80)}" at this address; nearest: ${nearest.join(", ")}`,
         );
       }
-      const started = performance.now();
       const progressToken = request.params._meta?.progressToken;
       const link = linkedSignal([extra.signal, options.shutdownSignal]);
       const ctx: ToolContext = {
@@ -125,7 +123,7 @@ export function createServerFactory(options: ServerFactoryOptions = {}): ServerF
       } finally {
         link.dispose();
         if (extra.signal.aborted) outcome = "cancelled";
-        session.onCall?.({ tool: name, outcome, durationMs: performance.now() - started });
+        ended?.(outcome);
       }
     });
     return server;

@@ -9,6 +9,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { loadCatalog } from "../../src/catalog/index.js";
 import { type Config, loadConfig } from "../../src/config.js";
 import { type RunningServer, startServer } from "../../src/http/start.js";
@@ -32,6 +33,8 @@ export interface ConnectOptions {
   /** `"platforms=a,b"` or `{ platforms: "a,b" }`. */
   query?: string | Record<string, string | string[]>;
   headers?: Record<string, string>;
+  /** Replaces the client's fetch (e.g. to send a chosen Host header). */
+  fetch?: FetchLike;
 }
 
 export interface Stack {
@@ -128,6 +131,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       if (key !== null && key !== undefined) headers.Authorization = `Bearer ${key}`;
       const transport = new StreamableHTTPClientTransport(urlFor(connectOptions.query), {
         requestInit: { headers },
+        ...(connectOptions.fetch ? { fetch: connectOptions.fetch } : {}),
       });
       const client = new Client({ name: "svc-mcp-test", version: "0.0.0" });
       await client.connect(transport);
