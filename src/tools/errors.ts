@@ -77,8 +77,11 @@ export function errorResultFrom(error: unknown, scope: ErrorScope): CallToolResu
   return errorResult(scrub(`${headline(error, scope)}${step ? `\n${step}` : ""}`, scope.apiKey));
 }
 
+/** One line per violation; the path leads, once (catalog messages usually start with it). */
 export function formatViolations(violations: readonly Violation[]): string {
-  return violations.map((violation) => `- ${violation.path}: ${violation.message}`).join("\n");
+  return violations
+    .map(({ path, message }) => `- ${message.startsWith(path) ? message : `${path}: ${message}`}`)
+    .join("\n");
 }
 
 /** Invalid tool arguments: every violation by path, so the model can fix them all at once. */
