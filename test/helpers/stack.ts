@@ -66,21 +66,30 @@ function queryString(query: ConnectOptions["query"]): string {
   return params.toString();
 }
 
-/** A logger whose lines go to `logs` and to a file the global teardown scans. */
-export function capturedLogger(keys: readonly string[]): { logger: Logger; logs: string[] } {
+/**
+ * A log sink for the global key scan: `write` keeps each chunk in `logs` and appends it to a file
+ * under .tmp/test-logs/, beside the keys that must never appear in it.
+ */
+export function logSink(keys: readonly string[]): { write(text: string): void; logs: string[] } {
   mkdirSync(TEST_LOG_DIR, { recursive: true });
   const id = `${process.pid}-${randomBytes(6).toString("hex")}`;
   const file = join(TEST_LOG_DIR, `${id}.log`);
   writeFileSync(join(TEST_LOG_DIR, `${id}.keys`), `${keys.join("\n")}\n`);
   writeFileSync(file, "");
   const logs: string[] = [];
-  const logger = createLogger("debug", {
-    write(line: string) {
-      logs.push(line);
-      appendFileSync(file, line);
+  return {
+    logs,
+    write(text: string) {
+      logs.push(text);
+      appendFileSync(file, text);
     },
-  });
-  return { logger, logs };
+  };
+}
+
+/** A logger whose lines go to `logs` and to a file the global teardown scans. */
+export function capturedLogger(keys: readonly string[]): { logger: Logger; logs: string[] } {
+  const sink = logSink(keys);
+  return { logger: createLogger("debug", sink), logs: sink.logs };
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
