@@ -37,6 +37,8 @@ export function setup(): void {
 export function teardown(): void {
   const leaks = findLeakedKeys(LOG_DIR);
   if (leaks.length > 0) {
+    // Vitest only prints an error thrown from a global teardown; the exit code makes it fail.
+    process.exitCode = 1;
     throw new Error(
       `An API key used by the tests appears in ${leaks.length} log line(s): ${leaks.slice(0, 20).join(", ")} (under .tmp/test-logs/)`,
     );
