@@ -3,26 +3,14 @@
 // address an agent might connect to, and counts o200k tokens of the JSON of each `tools/list`
 // result: what every connection puts into the model's context. Exits 1 when a budget is exceeded.
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { loadCatalog } from "../dist/catalog/index.js";
 import { loadConfig } from "../dist/config.js";
 import { startServer } from "../dist/http/start.js";
 import { createLogger } from "../dist/log.js";
 
 const KEY = "bench-tokens-key";
 const BUDGETS = { compact: 2_000, typedTotal: 18_000, typedAverage: 350 };
-const ALL_PLATFORMS = [
-  "social-network",
-  "social-network-ad-library",
-  "social-network-marketplace",
-  "photo-network",
-  "professional-network",
-  "pin-network",
-  "forum-network",
-  "thread-network",
-  "short-video-network",
-  "short-video-shop",
-  "microblog-network",
-  "video-network",
-];
+const ALL_PLATFORMS = loadCatalog().platforms.map((platform) => platform.platform);
 const VARIANTS = [
   ["compact (default address)", ""],
   ["one platform", "platforms=video-network"],

@@ -4,7 +4,7 @@ import type { Config } from "../config.js";
 import { defineTool } from "./define-tool.js";
 import { unknownEndpointResult } from "./errors.js";
 import { structuredResult } from "./results.js";
-import { ANY_OBJECT, objectSchema } from "./schemas.js";
+import { ANY_OBJECT, endpointInput, objectSchema } from "./schemas.js";
 import type { ToolDefinition, ToolDeps } from "./types.js";
 
 interface DescribeArgs {
@@ -48,12 +48,7 @@ export function createDescribeEndpointTool({ catalog, config }: ToolDeps): ToolD
     inputSchema: {
       type: "object",
       properties: {
-        endpoint: {
-          type: "string",
-          minLength: 1,
-          maxLength: 120,
-          description: "Endpoint id (platform/resource) or typed tool name",
-        },
+        endpoint: endpointInput("Endpoint id (platform/resource) or typed tool name"),
       },
       required: ["endpoint"],
       additionalProperties: false,

@@ -2,7 +2,7 @@
 import { COLLECTION_ANNOTATIONS, runCollection } from "./collection.js";
 import { defineTool } from "./define-tool.js";
 import { unknownEndpointResult } from "./errors.js";
-import { limitInput, TASK_OUTPUT_SCHEMA, waitSecondsInput } from "./schemas.js";
+import { endpointInput, limitInput, TASK_OUTPUT_SCHEMA, waitSecondsInput } from "./schemas.js";
 import type { ToolDefinition, ToolDeps } from "./types.js";
 
 interface ExecuteArgs {
@@ -24,12 +24,7 @@ export function createExecuteTool(deps: ToolDeps): ToolDefinition {
     inputSchema: {
       type: "object",
       properties: {
-        endpoint: {
-          type: "string",
-          minLength: 1,
-          maxLength: 120,
-          description: "Endpoint id, e.g. video-network/comments",
-        },
+        endpoint: endpointInput("Endpoint id, e.g. video-network/comments"),
         input: { type: "object", description: "Request body, per svc_describe_endpoint" },
         wait_seconds: waitSecondsInput(config.wait.maxSeconds, config.wait.defaultSeconds),
         result_limit: limitInput(

@@ -42,6 +42,10 @@ export const TASK_ID_INPUT: JsonSchema = {
   description: "task_id returned by svc_execute",
 };
 
+export function endpointInput(description: string): JsonSchema {
+  return { type: "string", minLength: 1, maxLength: 120, description };
+}
+
 export function waitSecondsInput(maxSeconds: number, defaultSeconds: number): JsonSchema {
   return {
     type: "number",

@@ -119,3 +119,18 @@ export async function startToolHarness(options: HarnessOptions = {}): Promise<To
     },
   };
 }
+
+/** The registry alone, for tests that only read tool definitions (its backend is never called). */
+export function definitionsOnly(): {
+  registry: ToolRegistry;
+  config: Config;
+  close(): Promise<void>;
+} {
+  const config = loadConfig({});
+  const backend = createBackendClient({ baseUrl: "http://127.0.0.1:9", ...config.backend });
+  return {
+    registry: createToolRegistry({ catalog, backend, config }),
+    config,
+    close: () => backend.close(),
+  };
+}

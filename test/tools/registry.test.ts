@@ -1,16 +1,11 @@
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { afterAll, describe, expect, it } from "vitest";
-import { createBackendClient } from "../../src/backend/index.js";
-import { loadCatalog } from "../../src/catalog/index.js";
-import { loadConfig } from "../../src/config.js";
-import { createToolRegistry, MAX_TOOL_NAME_LENGTH } from "../../src/tools/index.js";
+import { MAX_TOOL_NAME_LENGTH } from "../../src/tools/index.js";
+import { catalog, definitionsOnly } from "./harness.js";
 
-const catalog = loadCatalog();
-const config = loadConfig({});
-// Never called here: these tests only read the registry's definitions.
-const backend = createBackendClient({ baseUrl: "http://127.0.0.1:9", ...config.backend });
-const registry = createToolRegistry({ catalog, backend, config });
-afterAll(() => backend.close());
+const definitions = definitionsOnly();
+const { registry } = definitions;
+afterAll(() => definitions.close());
 
 const COMPACT = [
   "svc_list_platforms",

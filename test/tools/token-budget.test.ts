@@ -4,15 +4,12 @@
  */
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, describe, expect, it } from "vitest";
-import { createBackendClient } from "../../src/backend/index.js";
-import { loadCatalog } from "../../src/catalog/index.js";
-import { loadConfig } from "../../src/config.js";
-import { createToolRegistry, type ToolDefinition } from "../../src/tools/index.js";
+import type { ToolDefinition } from "../../src/tools/index.js";
+import { definitionsOnly } from "./harness.js";
 
-const config = loadConfig({});
-const backend = createBackendClient({ baseUrl: "http://127.0.0.1:9", ...config.backend });
-const registry = createToolRegistry({ catalog: loadCatalog(), backend, config });
-afterAll(() => backend.close());
+const definitions = definitionsOnly();
+const { registry } = definitions;
+afterAll(() => definitions.close());
 
 function listingTokens(tools: readonly ToolDefinition[]): number {
   const listed = tools.map(
