@@ -143,6 +143,21 @@ describe("svc_execute", () => {
     expect(updates.at(-1)?.message).toMatch(/succeeded/);
   });
 
+  it("keeps waiting when a progress notification cannot be sent", async () => {
+    const done = dataOf(
+      await h.call(
+        "svc_execute",
+        { endpoint: COMMENTS, input: { urls: ["sandbox:slow", "progress"] }, wait_seconds: 10 },
+        {
+          onProgress: () => {
+            throw new Error("connection gone");
+          },
+        },
+      ),
+    );
+    expect(done.status).toBe("succeeded");
+  });
+
   it("stops waiting when cancelled, leaving exactly one task, which still completes", async () => {
     const created = h.sandbox.stats().tasksCreated;
     const controller = new AbortController();
