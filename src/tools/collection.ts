@@ -70,7 +70,7 @@ export async function readTaskResult(
     task.status === "succeeded"
       ? await boundedPage(
           task,
-          { limit, cursor, fields: plan.fields, maxBytes: config.inlineMaxBytes },
+          { fields: plan.fields, maxBytes: config.inlineMaxBytes },
           (smaller) => backend.getTask(ctx.apiKey, taskId, { limit: smaller, cursor }, signal),
         )
       : undefined;

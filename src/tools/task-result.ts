@@ -12,13 +12,11 @@ export interface InlinePage {
 }
 
 export interface PageRequest {
-  limit: number;
-  cursor?: string | undefined;
   fields?: readonly string[] | undefined;
   maxBytes: number;
 }
 
-/** Reads one page of the task at the request's cursor with the given page size. */
+/** Reads the same page again (same cursor) with a smaller page size. */
 export type PageReader = (limit: number) => Promise<TaskRead>;
 
 function pageOf(task: TaskRead, fields: readonly string[] | undefined): InlinePage {
