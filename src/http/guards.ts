@@ -17,6 +17,12 @@ const CORS_HEADERS = {
   "Access-Control-Max-Age": "600",
 };
 
+/** The query parameters of a request URL (path and fragment ignored). */
+export function queryParams(originalUrl: string): URLSearchParams {
+  const at = originalUrl.indexOf("?");
+  return new URLSearchParams(at < 0 ? "" : originalUrl.slice(at + 1));
+}
+
 export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_HOSTNAMES.has(host.toLowerCase());
 }
@@ -102,7 +108,7 @@ export function originGuard(options: DoorOptions): RequestHandler {
 /** A key in the query string is refused before anything else reads the request. */
 export function keyInUrlGuard(): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const params = new URL(req.originalUrl, "http://localhost").searchParams;
+    const params = queryParams(req.originalUrl);
     const found = [...new Set([...params.keys()].map((k) => k.toLowerCase()))].filter((k) =>
       KEY_PARAMETERS.includes(k),
     );

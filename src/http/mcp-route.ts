@@ -9,7 +9,6 @@ import {
   isInitializeRequest,
   isJSONRPCRequest,
   type JSONRPCMessage,
-  JSONRPCMessageSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "../log.js";
@@ -24,6 +23,7 @@ import {
 } from "./jsonrpc-error.js";
 import { type RequestRecord, recordOf } from "./request-log.js";
 import { selectedToolsOf } from "./tool-filter.js";
+import { plainToolsListId, sendToolsList } from "./tools-list.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_BATCH = 100;
@@ -36,16 +36,28 @@ export interface McpRouteDeps {
   isClosing: () => boolean;
 }
 
-function parseMessages(body: unknown): JSONRPCMessage[] | undefined {
-  const list = Array.isArray(body) ? body : [body];
-  if (list.length === 0 || list.length > MAX_BATCH) return undefined;
-  const messages: JSONRPCMessage[] = [];
-  for (const item of list) {
-    const parsed = JSONRPCMessageSchema.safeParse(item);
-    if (!parsed.success) return undefined;
-    messages.push(parsed.data);
+/**
+ * The shape of a JSON-RPC 2.0 message, checked cheaply so that a body that is clearly something
+ * else gets a plain answer; the SDK then validates each message in full.
+ */
+function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== "2.0") return false;
+  const id = message.id;
+  const validId = typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
+  if ("method" in message) {
+    const params = message.params;
+    const validParams = params === undefined || (typeof params === "object" && params !== null);
+    return typeof message.method === "string" && validParams && (!("id" in message) || validId);
   }
-  return messages;
+  return validId && ("result" in message || "error" in message);
+}
+
+function parseMessages(body: unknown): JSONRPCMessage[] | undefined {
+  const list: unknown[] = Array.isArray(body) ? body : [body];
+  if (list.length === 0 || list.length > MAX_BATCH) return undefined;
+  return list.every(isJsonRpcMessage) ? list : undefined;
 }
 
 function describe(messages: readonly JSONRPCMessage[], record: RequestRecord): void {
@@ -114,6 +126,11 @@ export function mcpPost(deps: McpRouteDeps): RequestHandler {
     routeCancellations(caller.keyHash, messages);
 
     const selected = selectedToolsOf(res);
+    const listId = plainToolsListId(req);
+    if (listId !== undefined) {
+      sendToolsList(res, selected.toolSet, listId);
+      return;
+    }
     const server = deps.serverFactory({
       toolSet: selected.toolSet,
       filtered: selected.filtered,

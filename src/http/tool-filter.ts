@@ -14,6 +14,7 @@ import {
   type Selector,
 } from "../mcp/selection.js";
 import type { ToolSet, ToolSets } from "../mcp/tool-sets.js";
+import { queryParams } from "./guards.js";
 import { JSONRPC_INVALID_PARAMS, sendRefusal } from "./jsonrpc-error.js";
 
 export interface SelectedTools {
@@ -33,7 +34,7 @@ export function readQuery(originalUrl: string): {
   raw: RawSelection;
   problems: SelectionProblem[];
 } {
-  const params = new URL(originalUrl, "http://localhost").searchParams;
+  const params = queryParams(originalUrl);
   const raw: Partial<Record<SelectionParameter, string[]>> = {};
   const problems: SelectionProblem[] = [];
   for (const [name, value] of params) {

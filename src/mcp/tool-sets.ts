@@ -12,6 +12,8 @@ export interface ToolSet {
   key: string;
   /** What `tools/list` returns; shared, never mutated. */
   listing: readonly Tool[];
+  /** `{"tools":[...]}`, the `tools/list` result serialized once. */
+  listingJson: string;
   byName: ReadonlyMap<string, ToolDefinition>;
 }
 
@@ -51,7 +53,12 @@ export function createToolSets(
       byName.set(name, tool);
       listing.push(entry);
     }
-    return { key: selection.key, listing: Object.freeze(listing), byName };
+    return {
+      key: selection.key,
+      listing: Object.freeze(listing),
+      listingJson: JSON.stringify({ tools: listing }),
+      byName,
+    };
   }
 
   return {

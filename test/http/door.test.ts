@@ -190,6 +190,32 @@ describe("methods and bodies", () => {
   });
 });
 
+describe("tools/list from its cached serialization", () => {
+  it("answers exactly as the SDK does, headers and bytes", async () => {
+    const key = stack.keys[0];
+    const list = { jsonrpc: "2.0", id: "list-1", method: "tools/list" };
+    const direct = await post(stack.urlFor({ platforms: "pin-network" }), { key, body: list });
+    // A batch of one takes the SDK's own path.
+    const viaSdk = await post(stack.urlFor({ platforms: "pin-network" }), { key, body: [list] });
+    for (const name of ["content-type", "cache-control", "x-accel-buffering"]) {
+      expect(direct.headers.get(name)).toBe(viaSdk.headers.get(name));
+    }
+    const directText = await direct.text();
+    expect(directText).toMatch(/^event: message\ndata: /);
+    expect(directText).toBe(await viaSdk.text());
+  });
+
+  it("leaves an unsupported protocol version to the SDK, which refuses it", async () => {
+    const response = await post(stack.mcpUrl, {
+      key: stack.keys[0],
+      body: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      headers: { "Mcp-Protocol-Version": "1999-01-01" },
+    });
+    expect(response.status).toBe(400);
+    expect((await jsonRpcError(response)).message).toMatch(/Unsupported protocol version/);
+  });
+});
+
 describe("probes", () => {
   it("answers /healthz and /readyz without a key", async () => {
     const health = await fetch(`${stack.baseUrl}/healthz`);
