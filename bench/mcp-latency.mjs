@@ -29,8 +29,8 @@ const ALL_PLATFORMS = [
   "video-network",
 ];
 
-function child(script, args) {
-  const process = fork(new URL(script, import.meta.url), args);
+function child(args) {
+  const process = fork(new URL("./mcp-child.mjs", import.meta.url), args);
   return new Promise((resolve, reject) => {
     process.once("error", reject);
     process.once("message", (ready) =>
@@ -85,7 +85,8 @@ async function load(url, options) {
   return result.requests.average;
 }
 
-const sandbox = await child("./sandbox-server.mjs", [
+const sandbox = await child([
+  "sandbox",
   JSON.stringify({
     queuedMs: 0,
     runningMs: 20,
@@ -94,7 +95,7 @@ const sandbox = await child("./sandbox-server.mjs", [
     retentionMs: 3_600_000,
   }),
 ]);
-const mcp = await child("./mcp-server.mjs", [sandbox.url]);
+const mcp = await child(["mcp", sandbox.url]);
 const auth = { authorization: `Bearer ${sandbox.key}` };
 
 const submitted = await request(`${sandbox.url}/v1/microblog-network/search`, {
