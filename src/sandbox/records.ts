@@ -5,7 +5,7 @@
  */
 import type { ResultRecord } from "../backend/types.js";
 import { kindOf, type RecordParts, type RecordSource } from "./record-kinds.js";
-import { createRng, mixSeed, type Rng } from "./rng.js";
+import { mixSeed, Rng } from "./rng.js";
 
 const WORDS = [
   "morning",
@@ -54,42 +54,56 @@ const NOUNS = ["river", "fox", "studio", "garden", "harbor", "pixel", "maple", "
 const LATEST_PUBLICATION_MS = Date.UTC(2025, 5, 1);
 const TWO_YEARS_SECONDS = 2 * 365 * 86_400;
 
-function sentence(rng: Rng, minWords: number, maxWords: number): string {
-  const count = rng.int(minWords, maxWords);
-  const words = Array.from({ length: count }, () => rng.pick(WORDS));
-  const text = words.join(" ");
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
-}
-
 function capitalize(word: string): string {
   return `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
 }
 
-function makeSource(platform: string, resource: string, seed: number, index: number): RecordSource {
-  const rng = createRng(mixSeed(seed, index));
-  const id = `${seed.toString(16).padStart(8, "0")}${String(index).padStart(6, "0")}`;
-  const origin = `https://${platform}.example`;
-  const adjective = rng.pick(ADJECTIVES);
-  const noun = rng.pick(NOUNS);
-  const username = `${adjective}_${noun}${rng.int(1, 999)}`;
-  const publishedSeconds = rng.int(0, TWO_YEARS_SECONDS);
-  return {
-    platform,
-    resource,
-    rng,
-    id,
-    origin,
-    publishedAt: new Date(LATEST_PUBLICATION_MS - publishedSeconds * 1000).toISOString(),
-    author: {
+function sentence(rng: Rng, minWords: number, maxWords: number): string {
+  const count = rng.int(minWords, maxWords);
+  let text = capitalize(rng.pick(WORDS));
+  for (let word = 1; word < count; word++) text += ` ${rng.pick(WORDS)}`;
+  return `${text}.`;
+}
+
+/** The parts every kind of record draws on, from one generator seeded by (task seed, index). */
+class Source implements RecordSource {
+  readonly rng: Rng;
+  readonly id: string;
+  readonly origin: string;
+  readonly publishedAt: string;
+  readonly author: Record<string, unknown>;
+
+  constructor(
+    readonly platform: string,
+    readonly resource: string,
+    seed: number,
+    index: number,
+  ) {
+    const rng = new Rng(mixSeed(seed, index));
+    this.rng = rng;
+    this.id = `${seed.toString(16).padStart(8, "0")}${String(index).padStart(6, "0")}`;
+    this.origin = `https://${platform}.example`;
+    const adjective = rng.pick(ADJECTIVES);
+    const noun = rng.pick(NOUNS);
+    const username = `${adjective}_${noun}${rng.int(1, 999)}`;
+    const publishedSeconds = rng.int(0, TWO_YEARS_SECONDS);
+    this.publishedAt = new Date(LATEST_PUBLICATION_MS - publishedSeconds * 1000).toISOString();
+    this.author = {
       id: `u${rng.hex(10)}`,
       username,
       display_name: `${capitalize(adjective)} ${capitalize(noun)}`,
-      url: `${origin}/${username}`,
+      url: `${this.origin}/${username}`,
       verified: rng.chance(0.1),
-    },
-    sentence: (minWords = 6, maxWords = 18) => sentence(rng, minWords, maxWords),
-    title: () => capitalize(sentence(rng, 2, 5).slice(0, -1)),
-  };
+    };
+  }
+
+  sentence(minWords = 6, maxWords = 18): string {
+    return sentence(this.rng, minWords, maxWords);
+  }
+
+  title(): string {
+    return sentence(this.rng, 2, 5).slice(0, -1);
+  }
 }
 
 export function generateRecord(
@@ -98,7 +112,7 @@ export function generateRecord(
   seed: number,
   index: number,
 ): ResultRecord {
-  const source = makeSource(platform, resource, seed, index);
+  const source = new Source(platform, resource, seed, index);
   const parts: RecordParts = kindOf(platform, resource)(source);
   const { type, url, text, metrics, media, author, published_at, ...extra } = parts;
   return {
