@@ -15,7 +15,7 @@ import { createKeyVerifier, requireBearer } from "./auth.js";
 import { hostGuard, keyInUrlGuard, originGuard } from "./guards.js";
 import { createInflight } from "./inflight.js";
 import {
-  JSONRPC_INTERNAL_ERROR,
+  INTERNAL_ERROR,
   JSONRPC_PARSE_ERROR,
   JSONRPC_SERVER_ERROR,
   type Refusal,
@@ -39,7 +39,7 @@ export interface McpApp {
   close(): Promise<void>;
 }
 
-const BODY_ERRORS: Record<string, Omit<Refusal, "reason"> & { reason: string }> = {
+const BODY_ERRORS: Record<string, Refusal> = {
   "entity.too.large": {
     status: 413,
     code: JSONRPC_SERVER_ERROR,
@@ -133,12 +133,7 @@ export function createApp(deps: AppDeps): McpApp {
       return;
     }
     logger.error({ err: error }, "unhandled request error");
-    sendRefusal(res, {
-      status: 500,
-      code: JSONRPC_INTERNAL_ERROR,
-      message: "Internal error; it was logged",
-      reason: "internal",
-    });
+    sendRefusal(res, INTERNAL_ERROR);
   });
 
   async function drain(): Promise<void> {

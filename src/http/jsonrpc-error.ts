@@ -18,6 +18,13 @@ export interface Refusal {
   reason: string;
 }
 
+export const INTERNAL_ERROR: Refusal = {
+  status: 500,
+  code: JSONRPC_INTERNAL_ERROR,
+  message: "Internal error; it was logged",
+  reason: "internal",
+};
+
 export function sendRefusal(res: Response, refusal: Refusal): void {
   res.locals.refusal = refusal.reason;
   if (refusal.headers) res.set(refusal.headers);

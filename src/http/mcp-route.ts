@@ -16,9 +16,10 @@ import type { ServerFactory } from "../mcp/server.js";
 import { callerOf, type KeyVerifier } from "./auth.js";
 import type { Inflight } from "./inflight.js";
 import {
-  JSONRPC_INTERNAL_ERROR,
+  INTERNAL_ERROR,
   JSONRPC_INVALID_REQUEST,
   JSONRPC_SERVER_ERROR,
+  type Refusal,
   sendRefusal,
 } from "./jsonrpc-error.js";
 import { type RequestRecord, recordOf } from "./request-log.js";
@@ -27,6 +28,27 @@ import { plainToolsListId, sendToolsList } from "./tools-list.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_BATCH = 100;
+
+const SHUTTING_DOWN: Refusal = {
+  status: 503,
+  code: JSONRPC_SERVER_ERROR,
+  message: "The server is shutting down; retry on another instance",
+  headers: { "Retry-After": "1" },
+  reason: "shutting_down",
+};
+const NOT_JSONRPC: Refusal = {
+  status: 400,
+  code: JSONRPC_INVALID_REQUEST,
+  message: `The body is not a JSON-RPC 2.0 message (or a batch of 1 to ${MAX_BATCH})`,
+  reason: "not_jsonrpc",
+};
+const KEY_REJECTED: Refusal = {
+  status: 401,
+  code: JSONRPC_SERVER_ERROR,
+  message: "The API key was rejected by the service",
+  headers: { "WWW-Authenticate": 'Bearer realm="svc-mcp", error="invalid_token"' },
+  reason: "key_rejected",
+};
 
 export interface McpRouteDeps {
   serverFactory: ServerFactory;
@@ -88,23 +110,12 @@ export function mcpPost(deps: McpRouteDeps): RequestHandler {
   return async (req: Request, res: Response) => {
     const record = recordOf(res);
     if (deps.isClosing()) {
-      sendRefusal(res, {
-        status: 503,
-        code: JSONRPC_SERVER_ERROR,
-        message: "The server is shutting down; retry on another instance",
-        headers: { "Retry-After": "1" },
-        reason: "shutting_down",
-      });
+      sendRefusal(res, SHUTTING_DOWN);
       return;
     }
     const messages = parseMessages(req.body);
     if (!messages) {
-      sendRefusal(res, {
-        status: 400,
-        code: JSONRPC_INVALID_REQUEST,
-        message: `The body is not a JSON-RPC 2.0 message (or a batch of 1 to ${MAX_BATCH})`,
-        reason: "not_jsonrpc",
-      });
+      sendRefusal(res, NOT_JSONRPC);
       return;
     }
     describe(messages, record);
@@ -113,13 +124,7 @@ export function mcpPost(deps: McpRouteDeps): RequestHandler {
       const verdict = await deps.verifier.verify(caller);
       if (res.closed) return;
       if (verdict === "rejected") {
-        sendRefusal(res, {
-          status: 401,
-          code: JSONRPC_SERVER_ERROR,
-          message: "The API key was rejected by the service",
-          headers: { "WWW-Authenticate": 'Bearer realm="svc-mcp", error="invalid_token"' },
-          reason: "key_rejected",
-        });
+        sendRefusal(res, KEY_REJECTED);
         return;
       }
     }
@@ -155,14 +160,7 @@ export function mcpPost(deps: McpRouteDeps): RequestHandler {
       await transport.handleRequest(req, res, req.body);
     } catch (error) {
       deps.logger.error({ err: error, reqId: record.reqId }, "MCP request failed");
-      if (!res.headersSent) {
-        sendRefusal(res, {
-          status: 500,
-          code: JSONRPC_INTERNAL_ERROR,
-          message: "Internal error; it was logged",
-          reason: "internal",
-        });
-      }
+      if (!res.headersSent) sendRefusal(res, INTERNAL_ERROR);
     }
   };
 }

@@ -91,7 +91,7 @@ function parseReadonly(values: readonly string[] | undefined, problems: Selectio
   problems.push({
     parameter: "readonly",
     value: shown(values.join(",")),
-    problem: "must be true or false, given once",
+    problem: "must be true or false (one value)",
     nearest: [],
   });
   return false;

@@ -168,7 +168,7 @@ describe("refused filters", () => {
     ["tools=%3Cscript%3E", /malformed name/],
     [`tools=${"a".repeat(300)}`, /malformed name/],
     ["readonly=yes", /must be true or false/],
-    ["readonly=true&readonly=false", /must be true or false, given once/],
+    ["readonly=true&readonly=false", /must be true or false \(one value\)/],
     ["readonly=", /must be true or false/],
     ["readonly=true&tools=svc_execute", /svc_execute.*spends credits/],
     ["readonly=true&tools=photo-network/posts", /spends credits/],

@@ -3,6 +3,7 @@
  * StdioClientTransport, against a sandbox. stdout carries only MCP; logs go to stderr.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -81,16 +82,13 @@ describe("svc stdio", () => {
     const client = await connect([], { SVC_BASE_URL: sandbox.url, SVC_API_KEY: key });
     expect(client.getServerVersion()?.name).toBe("svc-mcp");
     expect(client.getInstructions()).toMatch(/never resubmit/i);
+    // The very tools the HTTP server lists at /mcp (its reviewed snapshot).
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([
-      "svc_list_platforms",
-      "svc_search_endpoints",
-      "svc_describe_endpoint",
-      "svc_execute",
-      "svc_get_task",
-      "svc_get_files",
-      "svc_account",
-    ]);
+    const overHttp = readFileSync(
+      join(import.meta.dirname, "../__snapshots__/tools-list/default-compact.json"),
+      "utf8",
+    );
+    expect(tools).toEqual(JSON.parse(overHttp));
     const run = await client.callTool({
       name: "svc_execute",
       arguments: {
