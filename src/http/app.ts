@@ -16,6 +16,7 @@ import { hostGuard, keyInUrlGuard, originGuard } from "./guards.js";
 import { createInflight } from "./inflight.js";
 import {
   INTERNAL_ERROR,
+  JSONRPC_INVALID_REQUEST,
   JSONRPC_PARSE_ERROR,
   JSONRPC_SERVER_ERROR,
   type Refusal,
@@ -130,6 +131,17 @@ export function createApp(deps: AppDeps): McpApp {
     if (res.headersSent) return;
     if (known) {
       sendRefusal(res, known);
+      return;
+    }
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      // Other refusals of the body reader (a length that does not match the body, …).
+      sendRefusal(res, {
+        status,
+        code: JSONRPC_INVALID_REQUEST,
+        message: "The request body could not be read",
+        reason: "bad_body",
+      });
       return;
     }
     logger.error({ err: error }, "unhandled request error");

@@ -45,13 +45,6 @@ export interface Selector {
   resolve(raw: RawSelection): SelectionResult;
 }
 
-export class SelectionError extends Error {
-  constructor(readonly problems: SelectionProblem[]) {
-    super(describeProblems(problems));
-    this.name = "SelectionError";
-  }
-}
-
 /** One readable sentence per problem, e.g. `platforms "foo": unknown platform (nearest: a, b)`. */
 export function describeProblems(problems: readonly SelectionProblem[]): string {
   return problems
