@@ -130,7 +130,10 @@ export function sandboxRoutes(context: SandboxContext): Router {
       "Content-Type": "application/gzip",
       "Content-Disposition": `attachment; filename="${fileNameOf(task.id)}"`,
     });
-    await writeTaskFile(task, res);
+    await writeTaskFile(task, res).catch((error: unknown) => {
+      // A client that hangs up mid-download is not a sandbox failure.
+      if (!res.destroyed) throw error;
+    });
   });
 
   return router;

@@ -7,6 +7,7 @@ import {
   shouldRetryCallback,
 } from "../../src/sandbox/callbacks.js";
 import { type Receiver, startReceiver } from "./receiver.js";
+import { until } from "./until.js";
 
 const body: CallbackBody = {
   task_id: "tsk_1",
@@ -24,14 +25,6 @@ const body: CallbackBody = {
 
 const logger = pino({ level: "silent" });
 const fast = { timeoutMs: 200, retries: 2, backoffMs: 10, logger };
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe("callback retry rule", () => {
   it.each([
@@ -66,7 +59,7 @@ describe("callback sender", () => {
     expect(first?.method).toBe("POST");
     expect(first?.headers["content-type"]).toBe("application/json");
     expect(first?.body).toEqual(body);
-    await until(() => sender.stats().delivered === 1);
+    await until(() => sender.stats().delivered === 1, "sender.stats().delivered === 1");
     expect(sender.stats()).toEqual({ delivered: 1, failed: 0, pending: 0 });
     await sender.close();
     expect(receiver.received).toHaveLength(1);
@@ -77,7 +70,7 @@ describe("callback sender", () => {
     const sender = createCallbackSender(fast);
     sender.send(receiver.url, body);
     await receiver.waitFor(3);
-    await until(() => sender.stats().delivered === 1);
+    await until(() => sender.stats().delivered === 1, "sender.stats().delivered === 1");
     await sender.close();
     expect(receiver.received).toHaveLength(3);
   });
@@ -88,7 +81,7 @@ describe("callback sender", () => {
     const sender = createCallbackSender(fast);
     sender.send(receiver.url, body);
     sender.send(hanging.url, body);
-    await until(() => sender.stats().failed === 2);
+    await until(() => sender.stats().failed === 2, "sender.stats().failed === 2");
     expect(receiver.received).toHaveLength(3);
     expect(hanging.received).toHaveLength(3);
     await sender.close();
@@ -99,7 +92,7 @@ describe("callback sender", () => {
     receiver = await startReceiver(() => 400);
     const sender = createCallbackSender(fast);
     sender.send(receiver.url, body);
-    await until(() => sender.stats().failed === 1);
+    await until(() => sender.stats().failed === 1, "sender.stats().failed === 1");
     await sender.close();
     expect(receiver.received).toHaveLength(1);
   });

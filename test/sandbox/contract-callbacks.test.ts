@@ -3,6 +3,7 @@ import type { TaskFiles } from "../../src/backend/types.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { call, startTestSandbox, submit, waitForStatus } from "./helpers.js";
 import { type Receiver, startReceiver } from "./receiver.js";
+import { until } from "./until.js";
 
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -103,10 +104,7 @@ describe("sandbox contract: callbacks", () => {
       callback_url: unreachable,
     });
     expect((await waitForStatus(sandbox, body.task_id)).body.status).toBe("succeeded");
-    const deadline = Date.now() + 5000;
-    while (sandbox.stats().callbacks.failed === 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(() => sandbox.stats().callbacks.failed === 1, "the callback given up");
     expect(sandbox.stats().callbacks).toEqual({ delivered: 0, failed: 1, pending: 0 });
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TaskFiles, TaskRead } from "../../src/backend/types.js";
 import type { RunningSandbox } from "../../src/sandbox/index.js";
 import { call, finishedTask, startTestSandbox, submit } from "./helpers.js";
+import { until } from "./until.js";
 
 describe("sandbox contract: files", () => {
   let sandbox: RunningSandbox;
@@ -75,10 +76,7 @@ describe("sandbox contract: files", () => {
     const shortLived = await startTestSandbox({ retentionMs: 100 });
     const taskId = await finishedTask(shortLived, "video-network/search", { query: "birds" });
     const listing = await call<TaskFiles>(shortLived, "GET", `/v1/tasks/${taskId}/files`);
-    const deadline = Date.now() + 5000;
-    while (shortLived.stats().tasksLive > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(() => shortLived.stats().tasksLive === 0, "the task expired");
     const answer = await fetch(listing.body.files[0]?.public_url ?? "");
     expect(answer.status).toBe(404);
     await shortLived.close();

@@ -9,6 +9,7 @@ import {
   submit,
   waitForStatus,
 } from "./helpers.js";
+import { until } from "./until.js";
 
 async function readAll(sandbox: RunningSandbox, taskId: string, limit: number) {
   const records: ResultRecord[] = [];
@@ -225,10 +226,7 @@ describe("sandbox contract: retention", () => {
       ids.push(
         (await submit(sandbox, "microblog-network/search", { query: `q${i}` })).body.task_id,
       );
-    const deadline = Date.now() + 5000;
-    while (sandbox.stats().tasksLive > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(() => sandbox.stats().tasksLive === 0, "every task expired");
     expect(sandbox.stats()).toMatchObject({ tasksCreated: 20, tasksLive: 0, tasksExpired: 20 });
     const read = await call(sandbox, "GET", `/v1/tasks/${ids[0]}`);
     expect(read.status).toBe(404);

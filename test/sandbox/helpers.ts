@@ -5,6 +5,7 @@ import {
   type StartSandboxOptions,
   startSandbox,
 } from "../../src/sandbox/index.js";
+import { until } from "./until.js";
 
 export const catalog = loadCatalog();
 
@@ -80,13 +81,15 @@ export async function waitForStatus(
   statuses: readonly string[] = ["succeeded", "failed"],
   key = KEY,
 ) {
-  const deadline = Date.now() + 10_000;
-  for (let attempt = 0; attempt < 1000 && Date.now() < deadline; attempt++) {
-    const read = await call(sandbox, "GET", `/v1/tasks/${taskId}`, { key });
-    if (statuses.includes(read.body?.status)) return read;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`task ${taskId} never reached ${statuses.join("/")}`);
+  let read: Answer | undefined;
+  await until(
+    async () => {
+      read = await call(sandbox, "GET", `/v1/tasks/${taskId}`, { key });
+      return statuses.includes(read.body?.status);
+    },
+    `task ${taskId} ${statuses.join("/")}`,
+  );
+  return read as Answer;
 }
 
 /** Submits and waits for the terminal state; returns the task id. */
