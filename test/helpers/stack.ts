@@ -1,22 +1,21 @@
 /**
  * The whole product on loopback for integration tests: a sandbox (fast tasks) and the MCP server
  * in front of it, both on port 0, with every log line captured. Each stack uses fresh random keys;
- * the lines and keys are also written under .tmp/test-logs/ so the global teardown
- * (test/helpers/log-scan.ts) can prove no key ever reached a log.
+ * the lines and keys are also written to this run's folder under .tmp/test-logs/ so that the
+ * global teardown (test/helpers/log-scan.ts) can prove no key ever reached a log.
  */
 import { randomBytes } from "node:crypto";
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { inject } from "vitest";
 import { loadCatalog } from "../../src/catalog/index.js";
 import { type Config, loadConfig } from "../../src/config.js";
 import { type RunningServer, startServer } from "../../src/http/start.js";
 import { createLogger, type Logger } from "../../src/log.js";
 import { type RunningSandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
-
-export const TEST_LOG_DIR = join(process.cwd(), ".tmp", "test-logs");
 
 export interface StackOptions {
   /** Keys the sandbox accepts; default: two fresh random keys. */
@@ -71,10 +70,10 @@ function queryString(query: ConnectOptions["query"]): string {
  * under .tmp/test-logs/, beside the keys that must never appear in it.
  */
 export function logSink(keys: readonly string[]): { write(text: string): void; logs: string[] } {
-  mkdirSync(TEST_LOG_DIR, { recursive: true });
+  const dir = inject("testLogDir");
   const id = `${process.pid}-${randomBytes(6).toString("hex")}`;
-  const file = join(TEST_LOG_DIR, `${id}.log`);
-  writeFileSync(join(TEST_LOG_DIR, `${id}.keys`), `${keys.join("\n")}\n`);
+  const file = join(dir, `${id}.log`);
+  writeFileSync(join(dir, `${id}.keys`), `${keys.join("\n")}\n`);
   writeFileSync(file, "");
   const logs: string[] = [];
   return {
