@@ -28,6 +28,7 @@ export function defineTool<Args>(spec: ToolSpec<Args>): ToolDefinition {
         return errorResultFrom(error, {
           apiKey: ctx.apiKey,
           logger: ctx.logger,
+          tool: meta.name,
           ...(typeof taskId === "string" ? { taskId } : {}),
         });
       }

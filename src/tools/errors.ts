@@ -11,6 +11,7 @@ import {
   InsufficientCreditsError,
   NotFoundError,
   RateLimitError,
+  ServerError,
   SubmitOutcomeUnknownError,
   TimeoutError,
 } from "../backend/errors.js";
@@ -22,8 +23,21 @@ import { errorResult } from "./results.js";
 export interface ErrorScope {
   apiKey: string;
   logger: Logger;
-  /** The task the call was about, to name it in "not found". */
+  /** The task the call was about, to name it in "not found" and in the call to repeat. */
   taskId?: string;
+  /** The tool that failed, named in the call to repeat (default svc_get_task). */
+  tool?: string;
+}
+
+/** Advice for a failure of the service itself (after the client's own retries). */
+function tryLater(error: BackendError): string | undefined {
+  if (error instanceof ServerError) {
+    return "The collection service failed to answer; try again shortly.";
+  }
+  if (error instanceof ConnectionError || error instanceof TimeoutError) {
+    return "The collection service is unreachable or slow; try again shortly.";
+  }
+  return undefined;
 }
 
 function nextStep(error: BackendError, scope: ErrorScope): string | undefined {
@@ -45,10 +59,13 @@ function nextStep(error: BackendError, scope: ErrorScope): string | undefined {
       error.retryAfterMs === undefined ? "a few" : Math.ceil(error.retryAfterMs / 1000);
     return `Try again in ${seconds} seconds.`;
   }
-  if (error instanceof ConnectionError || error instanceof TimeoutError) {
-    return "The collection service is unreachable or slow; try again shortly.";
+  const later = tryLater(error);
+  if (scope.taskId !== undefined && (later !== undefined || error instanceof AbortedError)) {
+    // A read that failed says nothing about the task: name the exact call that reads it later.
+    const call = `${scope.tool ?? "svc_get_task"} with task_id ${JSON.stringify(scope.taskId)}`;
+    return `${later ? `${later} ` : ""}The task itself is not affected: call ${call} again. Do not resubmit.`;
   }
-  return undefined;
+  return later;
 }
 
 function headline(error: BackendError, scope: ErrorScope): string {
