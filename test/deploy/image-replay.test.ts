@@ -5,7 +5,7 @@
  */
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -89,7 +89,7 @@ describe("the image's runtime stage, replayed in a clean folder", () => {
       timeout: STEP_TIMEOUT_MS,
     });
     app = join(workdir, "package");
-    await run("cp", [join(ROOT, "package-lock.json"), app], { timeout: STEP_TIMEOUT_MS });
+    copyFileSync(join(ROOT, "package-lock.json"), join(app, "package-lock.json"));
     const install = argsOf(runtime, "RUN")
       .flatMap((line) => line.split("&&"))
       .map((part) => part.trim())
