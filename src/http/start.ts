@@ -7,6 +7,8 @@ import type { AddressInfo } from "node:net";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
 import { openRuntime, type RuntimeOptions } from "../mcp/runtime.js";
+import { createMetrics } from "../metrics/index.js";
+import { DEFAULT_SANDBOX_KEY } from "../sandbox/index.js";
 import { createApp } from "./app.js";
 
 export interface RunningServer {
@@ -27,16 +29,24 @@ export async function startServer(
   logger: Logger,
   options: RuntimeOptions = {},
 ): Promise<RunningServer> {
-  const runtime = await openRuntime(config, logger, options);
+  const metrics = createMetrics();
+  const runtime = await openRuntime(config, logger, {
+    ...options,
+    onBackendExchange: metrics.observeBackendExchange,
+  });
   if (runtime.sandbox) {
+    // Only the public default key is printed; keys set through SVC_SANDBOX_KEYS never reach a log.
+    const connectWith = runtime.sandbox.keys.includes(DEFAULT_SANDBOX_KEY)
+      ? `"Authorization: Bearer ${DEFAULT_SANDBOX_KEY}"`
+      : "one of the keys set in SVC_SANDBOX_KEYS";
     logger.info(
       { sandboxUrl: runtime.sandbox.url },
-      `SVC_BASE_URL is unset: tools call an embedded sandbox. Connect with "Authorization: Bearer ${runtime.sandbox.keys[0]}"`,
+      `SVC_BASE_URL is unset: tools call an embedded sandbox. Connect with ${connectWith}`,
     );
   } else {
     logger.info({ baseUrl: runtime.baseUrl }, "tools call the REST backend");
   }
-  const mcp = createApp({ ...runtime, config, logger });
+  const mcp = createApp({ ...runtime, config, logger, metrics });
   const server = createServer(mcp.app);
   server.keepAliveTimeout = 65_000;
   try {
@@ -49,6 +59,7 @@ export async function startServer(
     });
   } catch (error) {
     await runtime.close();
+    metrics.close();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -67,6 +78,7 @@ export async function startServer(
         server.closeAllConnections();
         await stopped;
         await runtime.close();
+        metrics.close();
         logger.info("svc-mcp stopped");
       })();
       return closing;

@@ -8,6 +8,7 @@ export {
 export type { CallbackBody } from "./callbacks.js";
 export { keyFingerprint } from "./http.js";
 export {
+  DEFAULT_SANDBOX_KEY,
   defaultSandboxOptions,
   resolveSandboxOptions,
   SANDBOX_KNOBS,

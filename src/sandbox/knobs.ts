@@ -90,13 +90,16 @@ function knob<K extends keyof SandboxOptions>(entry: SandboxKnob<K>): SandboxKno
 
 const DAY_MS = 86_400_000;
 
+/** The public, documented key of a sandbox whose keys were not configured. */
+export const DEFAULT_SANDBOX_KEY = "sandbox-key";
+
 export const SANDBOX_KNOBS = [
   knob({
     name: "keys",
     flag: "--keys <a,b>",
     env: "SVC_SANDBOX_KEYS",
     description: "accepted API keys, comma separated; each has its own tasks and credits",
-    default: ["sandbox-key"],
+    default: [DEFAULT_SANDBOX_KEY],
     parse: keyList,
   }),
   knob({

@@ -86,6 +86,36 @@ describe("svc serve", () => {
     }
   });
 
+  it("names the public default key at start, but never keys set through SVC_SANDBOX_KEYS", async () => {
+    for (const [env, expected, secret] of [
+      [{}, 'Connect with \\"Authorization: Bearer sandbox-key', undefined],
+      [
+        { SVC_SANDBOX_KEYS: "private-start-key" },
+        "keys set in SVC_SANDBOX_KEYS",
+        "private-start-key",
+      ],
+    ] as const) {
+      const child = spawnCli(["serve", "--port", "0", "--host", "127.0.0.1"], {
+        LOG_LEVEL: "info",
+        ...env,
+      });
+      let stdout = "";
+      child.stdout?.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString("utf8");
+      });
+      try {
+        const announced = await logLine(child, "svc-mcp listening");
+        expect(String(announced.url)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      } finally {
+        const exited = once(child, "exit");
+        child.kill("SIGTERM");
+        await exited;
+      }
+      expect(stdout).toContain(expected);
+      if (secret) expect(stdout).not.toContain(secret);
+    }
+  });
+
   it("refuses a bad configuration with a one-line message and the usage exit code", async () => {
     const run = await runCli(["serve", "--port", "0"], { SVC_WAIT_MAX_SECONDS: "forever" });
     expect(run.code).toBe(2);
