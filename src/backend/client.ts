@@ -63,9 +63,20 @@ export interface BackendClient {
 
 type Kind = "read" | "submit";
 
+/** Path templates of the REST routes: the `route` of each exchange reported to metrics. */
+export const ROUTES = {
+  submit: "/v1/{platform}/{resource}",
+  task: "/v1/tasks/{task_id}",
+  files: "/v1/tasks/{task_id}/files",
+  account: "/v1/account",
+  catalog: "/v1/catalog",
+  download: "{public_url}",
+} as const;
+
 interface Call {
   kind: Kind;
   method: "GET" | "POST";
+  route: string;
   url: URL;
   key?: string;
   body?: string;
@@ -172,9 +183,14 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
     }
   }
 
-  async function getJson(key: string, path: string, opts?: RequestOptions): Promise<unknown> {
+  async function getJson(
+    key: string,
+    route: string,
+    path: string,
+    opts?: RequestOptions,
+  ): Promise<unknown> {
     const url = apiUrl(path);
-    const body = await call({ kind: "read", method: "GET", url, key, signal: opts?.signal });
+    const body = await call({ kind: "read", method: "GET", route, url, key, signal: opts?.signal });
     return parseJson(body, url, 200);
   }
 
@@ -195,6 +211,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
         const body = await call({
           kind: "submit",
           method: "POST",
+          route: ROUTES.submit,
           url,
           key,
           body: JSON.stringify(input),
@@ -212,21 +229,21 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
       if (query?.limit !== undefined) params.set("limit", String(query.limit));
       if (query?.cursor !== undefined) params.set("cursor", query.cursor);
       const search = params.size > 0 ? `?${params}` : "";
-      const json = await getJson(key, `${taskPath(taskId)}${search}`, opts);
+      const json = await getJson(key, ROUTES.task, `${taskPath(taskId)}${search}`, opts);
       return expectFields<TaskRead>(json, { task_id: "string", status: "string" }, apiUrl("/"));
     },
 
     async getFiles(key, taskId, opts) {
-      const json = await getJson(key, `${taskPath(taskId)}/files`, opts);
+      const json = await getJson(key, ROUTES.files, `${taskPath(taskId)}/files`, opts);
       return expectFields<TaskFiles>(json, { files: "array" }, apiUrl("/"));
     },
 
     async getAccount(key, opts) {
-      const json = await getJson(key, "/v1/account", opts);
+      const json = await getJson(key, ROUTES.account, "/v1/account", opts);
       return expectFields<Account>(json, { key_id: "string", credits: "object" }, apiUrl("/"));
     },
 
-    getCatalog: (key, opts) => getJson(key, "/v1/catalog", opts),
+    getCatalog: (key, opts) => getJson(key, ROUTES.catalog, "/v1/catalog", opts),
 
     async download(address, opts) {
       let url: URL;
@@ -241,7 +258,13 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
           message: `A file URL must use http or https, got "${url.protocol}"`,
         });
       }
-      return call({ kind: "read", method: "GET", url, signal: opts?.signal });
+      return call({
+        kind: "read",
+        method: "GET",
+        route: ROUTES.download,
+        url,
+        signal: opts?.signal,
+      });
     },
 
     async ping(opts) {
@@ -249,6 +272,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
       try {
         const res = await transport.send({
           method: "GET",
+          route: ROUTES.account,
           url,
           headers: { "user-agent": userAgent, accept: "application/json" },
           signal: opts?.signal,

@@ -5,6 +5,7 @@ export {
   CLIENT_DEFAULTS,
   createBackendClient,
   type RequestOptions,
+  ROUTES,
   type TaskQuery,
 } from "./client.js";
 export * from "./errors.js";
@@ -16,6 +17,7 @@ export {
   type RetryInput,
   shouldRetry,
 } from "./retry.js";
+export type { ExchangeReport } from "./transport.js";
 export * from "./types.js";
 export {
   type Backoff,

@@ -13,15 +13,31 @@ import {
 } from "./errors.js";
 import { NOT_SENT_CODES } from "./retry.js";
 
+/** One HTTP exchange as it ended: what metrics count (each attempt of a retried read is one). */
+export interface ExchangeReport {
+  /** The route's template (e.g. `/v1/tasks/{task_id}`), never the path with its ids. */
+  route: string;
+  method: string;
+  /** HTTP status of an answer read in full. */
+  status?: number | undefined;
+  /** The typed error's code when no full answer came back (`timeout`, `aborted`, …). */
+  error?: string | undefined;
+  seconds: number;
+}
+
 export interface TransportOptions {
   connectTimeoutMs: number;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   maxResponseBytes: number;
+  /** Called as each exchange ends. */
+  onExchange?: ((report: ExchangeReport) => void) | undefined;
 }
 
 export interface TransportRequest {
   method: "GET" | "POST";
+  /** Template of the path, for metrics; the default is "other". */
+  route?: string | undefined;
   url: URL;
   headers: Record<string, string>;
   body?: string;
@@ -129,7 +145,7 @@ export function createTransport(options: TransportOptions): Transport {
     return Buffer.concat(chunks);
   }
 
-  async function send(req: TransportRequest): Promise<TransportResponse> {
+  async function exchange(req: TransportRequest): Promise<TransportResponse> {
     let res: Awaited<ReturnType<typeof request>>;
     try {
       res = await request(req.url, {
@@ -147,6 +163,27 @@ export function createTransport(options: TransportOptions): Transport {
       return { status: res.statusCode, headers: res.headers, body };
     } catch (error) {
       throw toTypedError(error, req, res.statusCode);
+    }
+  }
+
+  async function send(req: TransportRequest): Promise<TransportResponse> {
+    const report = options.onExchange;
+    if (!report) return exchange(req);
+    const started = performance.now();
+    const ended = (outcome: { status?: number; error?: string }) =>
+      report({
+        route: req.route ?? "other",
+        method: req.method,
+        ...outcome,
+        seconds: (performance.now() - started) / 1000,
+      });
+    try {
+      const res = await exchange(req);
+      ended({ status: res.status });
+      return res;
+    } catch (error) {
+      ended({ error: (error as BackendError).code });
+      throw error;
     }
   }
 
