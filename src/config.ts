@@ -47,6 +47,8 @@ export interface Config {
   };
   authCacheSeconds: number;
   shutdownGraceMs: number;
+  /** When set, GET /metrics requires `Authorization: Bearer <metricsToken>`. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -170,5 +172,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     authCacheSeconds: integer(env, "SVC_AUTH_CACHE_SECONDS", DEFAULTS.authCacheSeconds, 0, 3600),
     shutdownGraceMs: integer(env, "SVC_SHUTDOWN_GRACE_MS", DEFAULTS.shutdownGraceMs, 0, 120_000),
+    metricsToken: text(env, "SVC_METRICS_TOKEN"),
   };
 }
