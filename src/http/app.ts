@@ -10,6 +10,7 @@ import type { Logger } from "../log.js";
 import { createSelector } from "../mcp/selection.js";
 import { createServerFactory } from "../mcp/server.js";
 import { createToolSets } from "../mcp/tool-sets.js";
+import { type Metrics, scrapeHandler } from "../metrics/index.js";
 import type { ToolRegistry } from "../tools/index.js";
 import { createKeyVerifier, requireBearer } from "./auth.js";
 import { hostGuard, keyInUrlGuard, originGuard } from "./guards.js";
@@ -32,6 +33,8 @@ export interface AppDeps {
   backend: BackendClient;
   registry: ToolRegistry;
   logger: Logger;
+  /** Where /mcp requests and the in-flight count are recorded; served at GET /metrics. */
+  metrics: Metrics;
 }
 
 export interface McpApp {
@@ -68,9 +71,10 @@ const BODY_ERRORS: Record<string, Refusal> = {
 };
 
 export function createApp(deps: AppDeps): McpApp {
-  const { config, backend, logger } = deps;
+  const { config, backend, logger, metrics } = deps;
   const shutdown = new AbortController();
   const inflight = createInflight();
+  metrics.trackInflight(() => inflight.size);
   let closing: Promise<void> | undefined;
   const door = {
     bindHost: config.host,
@@ -95,8 +99,14 @@ export function createApp(deps: AppDeps): McpApp {
       .status(ping.reachable ? 200 : 503)
       .json({ status: ping.reachable ? "ready" : "not_ready", backend: ping });
   });
+  app.get("/metrics", scrapeHandler(metrics.registry, config.metricsToken));
 
-  const atTheDoor = [requestLog(logger), hostGuard(door), originGuard(door), keyInUrlGuard()];
+  const atTheDoor = [
+    requestLog(logger, metrics.observeMcpRequest),
+    hostGuard(door),
+    originGuard(door),
+    keyInUrlGuard(),
+  ];
   app.post(
     "/mcp",
     ...atTheDoor,

@@ -10,6 +10,7 @@ import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Logger } from "../log.js";
 import type { CallOutcome } from "../mcp/server.js";
+import type { McpRequestSample } from "../metrics/index.js";
 
 export interface RequestRecord {
   reqId: string;
@@ -29,7 +30,11 @@ function roundMs(ms: number): number {
   return Math.round(ms * 100) / 100;
 }
 
-export function requestLog(logger: Logger): RequestHandler {
+/** `onEnd` receives each request as it is logged (the metrics count it). */
+export function requestLog(
+  logger: Logger,
+  onEnd?: (sample: McpRequestSample) => void,
+): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
     const given = req.headers["x-request-id"];
@@ -46,6 +51,14 @@ export function requestLog(logger: Logger): RequestHandler {
       const [first] = record.rpc;
       const refusal = res.locals.refusal as string | undefined;
       const filter = res.locals.filter as Record<string, string[]> | undefined;
+      const durationMs = performance.now() - started;
+      onEnd?.({
+        rpc: record.rpc,
+        calls: record.calls,
+        refusal,
+        status: res.statusCode,
+        seconds: durationMs / 1000,
+      });
       const outcome =
         refusal ??
         (record.calls.length > 0
@@ -65,7 +78,7 @@ export function requestLog(logger: Logger): RequestHandler {
           ...(record.rpc.length > 1 ? { batch: record.rpc } : {}),
           outcome,
           ...(finished ? {} : { clientClosed: true }),
-          durationMs: roundMs(performance.now() - started),
+          durationMs: roundMs(durationMs),
         },
         "mcp request",
       );

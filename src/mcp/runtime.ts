@@ -4,7 +4,7 @@
  * started in-process on a loopback port.
  */
 
-import type { BackendClient } from "../backend/index.js";
+import type { BackendClient, ExchangeReport } from "../backend/index.js";
 import { createBackendClient } from "../backend/index.js";
 import { loadCatalog } from "../catalog/index.js";
 import type { Catalog } from "../catalog/types.js";
@@ -17,6 +17,8 @@ export interface RuntimeOptions {
   /** Knobs of the embedded sandbox (used only when `config.baseUrl` is unset). */
   sandbox?: Partial<SandboxOptions>;
   catalogDir?: string;
+  /** Called as each backend exchange ends (the HTTP server's metrics). */
+  onBackendExchange?: (report: ExchangeReport) => void;
 }
 
 export interface Runtime {
@@ -50,6 +52,7 @@ export async function openRuntime(
     baseUrl,
     ...config.backend,
     logger: logger.child({ component: "backend" }),
+    onExchange: options.onBackendExchange,
   });
   const registry = createToolRegistry({ catalog, backend, config });
   return {
