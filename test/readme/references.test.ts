@@ -12,6 +12,7 @@ import { createProgram } from "../../src/cli/program.js";
 import { loadConfig } from "../../src/config.js";
 import { readQuery } from "../../src/http/tool-filter.js";
 import { createSelector, describeProblems } from "../../src/mcp/selection.js";
+import { createMetrics } from "../../src/metrics/index.js";
 import { resolveSandboxOptions, sandboxOptionsFromEnv } from "../../src/sandbox/knobs.js";
 import { definitionsOnly } from "../tools/harness.js";
 import {
@@ -53,8 +54,11 @@ describe("README filter addresses", () => {
 });
 
 describe("README names", () => {
-  it("names only tools that exist", () => {
+  it("names only tools (and svc_mcp_ metrics) that exist", () => {
     const known = new Set([...registry.compact, ...registry.typed].map((tool) => tool.name));
+    const metrics = createMetrics();
+    for (const metric of metrics.registry.getMetricsAsArray()) known.add(metric.name);
+    metrics.close();
     const named = new Set([...README.matchAll(/\bsvc_[a-z0-9_]+/g)].map((match) => match[0]));
     expect(named.size).toBeGreaterThan(7);
     expect([...named].filter((name) => !known.has(name))).toEqual([]);
