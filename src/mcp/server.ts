@@ -126,6 +126,37 @@ export function createServerFactory(options: ServerFactoryOptions = {}): ServerF
         ended?.(outcome);
       }
     });
+    answerInvalidParams(server);
     return server;
   };
+}
+
+type InstalledHandler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+/**
+ * The SDK (1.32) checks a request's params against its schema before calling the handler and
+ * answers a failed check with -32603 Internal error and zod's raw report. Malformed params are the
+ * client's mistake: they get -32602 Invalid params naming each field (test/fuzz pins this).
+ */
+function answerInvalidParams(server: Server): void {
+  const handlers = (server as unknown as { _requestHandlers: Map<string, InstalledHandler> })
+    ._requestHandlers;
+  for (const [method, handler] of handlers) {
+    handlers.set(method, async (request, extra) => {
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        const { name, issues } = error as { name?: unknown; issues?: unknown };
+        // zod names it "ZodError" or "$ZodError", depending on the entry point the SDK used.
+        if (!/^\$?ZodError$/.test(String(name)) || !Array.isArray(issues)) throw error;
+        const problems = (issues as { path: PropertyKey[]; message: string }[]).map(
+          (issue) => `${issue.path.map(String).join(".") || "(request)"}: ${issue.message}`,
+        );
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid ${method} request: ${problems.join("; ")}`,
+        );
+      }
+    });
+  }
 }
