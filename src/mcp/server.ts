@@ -101,6 +101,7 @@ export function createServerFactory(options: ServerFactoryOptions = {}): ServerF
       const ctx: ToolContext = {
         apiKey: session.apiKey,
         signal: link.signal,
+        submitSignal: extra.signal,
         logger: session.logger,
         ...(progressToken === undefined
           ? {}

@@ -102,7 +102,7 @@ export async function runCollection(
   // The deadline is set before the submit, so that the submit counts against the wait budget.
   const deadlineMs = Date.now() + request.waitSeconds * 1000;
   const submitted = await backend.submit(ctx.apiKey, endpointId, checked.data, {
-    signal: ctx.signal,
+    signal: ctx.submitSignal ?? ctx.signal,
   });
   ctx.logger.info({ taskId: submitted.task_id, endpoint: endpointId }, "task submitted");
   try {

@@ -18,6 +18,12 @@ export interface ToolContext {
   apiKey: string;
   /** Fires on MCP cancellation, a closed connection, or server shutdown. */
   signal: AbortSignal;
+  /**
+   * For a submit: like `signal`, except that shutdown does not fire it (ending the call after the
+   * grace does). A submit already sent then finishes, so the client gets its task_id instead of
+   * "outcome unknown" for a task that exists. Default: `signal`.
+   */
+  submitSignal?: AbortSignal;
   /** Present only when the client sent a progressToken. */
   progress?: (p: ToolProgress) => Promise<void>;
   logger: Logger;
