@@ -8,7 +8,7 @@ import type { ExchangeReport } from "../backend/index.js";
 import { backendCallLabels, type McpRequestSample, mcpRequestLabels } from "./labels.js";
 import { processRegistry } from "./process.js";
 
-export { type McpRequestSample, UNKNOWN_TOOL } from "./labels.js";
+export type { McpRequestSample } from "./labels.js";
 export { scrapeHandler } from "./scrape.js";
 
 /** Tool calls wait up to `SVC_WAIT_MAX_SECONDS` (50 s by default, 300 s at most). */
@@ -25,43 +25,63 @@ export interface Metrics {
   close(): void;
 }
 
+interface CountedSpec {
+  /** Name of the counter; the histogram's is `durationName`. */
+  name: string;
+  durationName: string;
+  help: string;
+  durationHelp: string;
+  labelNames: readonly string[];
+  buckets: number[];
+}
+
+/** A counter and a latency histogram with the same labels, observed together. */
+function countedDurations(spec: CountedSpec, registry: Registry) {
+  const { labelNames, buckets } = spec;
+  const registers = [registry];
+  const total = new Counter({ name: spec.name, help: spec.help, labelNames, registers });
+  const seconds = new Histogram({
+    name: spec.durationName,
+    help: spec.durationHelp,
+    labelNames,
+    buckets,
+    registers,
+  });
+  return (labels: Record<string, string>, elapsedSeconds: number) => {
+    total.inc(labels);
+    seconds.observe(labels, elapsedSeconds);
+  };
+}
+
 export function createMetrics(): Metrics {
   const own = new Registry();
-  const registers = [own];
-  const mcpLabels = ["method", "tool", "outcome"] as const;
-  const backendLabels = ["route", "method", "status"] as const;
-
-  const requests = new Counter({
-    name: "svc_mcp_requests_total",
-    help: "Requests on /mcp, by JSON-RPC method, tool (tools/call) and outcome",
-    labelNames: mcpLabels,
-    registers,
-  });
-  const requestSeconds = new Histogram({
-    name: "svc_mcp_request_duration_seconds",
-    help: "Time from receiving an /mcp request to its answer's end and its tool call's end",
-    labelNames: mcpLabels,
-    buckets: MCP_BUCKETS,
-    registers,
-  });
-  const backendRequests = new Counter({
-    name: "svc_mcp_backend_requests_total",
-    help: "HTTP exchanges with the REST backend (each attempt), by route template, method and status",
-    labelNames: backendLabels,
-    registers,
-  });
-  const backendSeconds = new Histogram({
-    name: "svc_mcp_backend_request_duration_seconds",
-    help: "Time of one HTTP exchange with the REST backend, body read included",
-    labelNames: backendLabels,
-    buckets: BACKEND_BUCKETS,
-    registers,
-  });
+  const observeRequest = countedDurations(
+    {
+      name: "svc_mcp_requests_total",
+      help: "Requests on /mcp, by JSON-RPC method, tool (tools/call) and outcome",
+      durationName: "svc_mcp_request_duration_seconds",
+      durationHelp: "Time from receiving an /mcp request to the end of its answer and tool call",
+      labelNames: ["method", "tool", "outcome"],
+      buckets: MCP_BUCKETS,
+    },
+    own,
+  );
+  const observeExchange = countedDurations(
+    {
+      name: "svc_mcp_backend_requests_total",
+      help: "HTTP exchanges with the REST backend (each attempt), by route template, method and status",
+      durationName: "svc_mcp_backend_request_duration_seconds",
+      durationHelp: "Time of one HTTP exchange with the REST backend, body read included",
+      labelNames: ["route", "method", "status"],
+      buckets: BACKEND_BUCKETS,
+    },
+    own,
+  );
   let inflight: () => number = () => 0;
   new Gauge({
     name: "svc_mcp_inflight_requests",
     help: "/mcp requests being answered, tool calls waiting on tasks among them",
-    registers,
+    registers: [own],
     collect() {
       this.set(inflight());
     },
@@ -69,16 +89,8 @@ export function createMetrics(): Metrics {
 
   return {
     registry: Registry.merge([own, processRegistry()]),
-    observeMcpRequest(sample) {
-      const labels = mcpRequestLabels(sample);
-      requests.inc(labels);
-      requestSeconds.observe(labels, sample.seconds);
-    },
-    observeBackendExchange(report) {
-      const labels = backendCallLabels(report);
-      backendRequests.inc(labels);
-      backendSeconds.observe(labels, report.seconds);
-    },
+    observeMcpRequest: (sample) => observeRequest(mcpRequestLabels(sample), sample.seconds),
+    observeBackendExchange: (report) => observeExchange(backendCallLabels(report), report.seconds),
     trackInflight(count) {
       inflight = count;
     },

@@ -15,13 +15,13 @@ const MCP_METHODS: ReadonlySet<string> = new Set(
 );
 
 /** `method` when the request was refused before its body was read (no JSON-RPC message). */
-export const NO_METHOD = "none";
+const NO_METHOD = "none";
 /** `method` of a body holding several JSON-RPC messages. */
-export const BATCH = "batch";
+const BATCH = "batch";
 /** `method` of a method name MCP does not define. */
-export const OTHER_METHOD = "other";
+const OTHER_METHOD = "other";
 /** `tool` of a tools/call naming a tool this address does not have. */
-export const UNKNOWN_TOOL = "unknown";
+const UNKNOWN_TOOL = "unknown";
 
 /** One finished request on /mcp, as the request log sees it. */
 export interface McpRequestSample {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { inject } from "vitest";
+import { afterEach, inject } from "vitest";
 import { loadCatalog } from "../../src/catalog/index.js";
 import { type Config, loadConfig } from "../../src/config.js";
 import { type RunningServer, startServer } from "../../src/http/start.js";
@@ -151,5 +151,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await server.close();
       await sandbox.close();
     },
+  };
+}
+
+/** For a test file: a `startStack` whose stacks are all closed after each test. */
+export function stacksPerTest(): (options?: StackOptions) => Promise<Stack> {
+  let stacks: Stack[] = [];
+  afterEach(async () => {
+    await Promise.all(stacks.map((stack) => stack.close()));
+    stacks = [];
+  });
+  return async (options) => {
+    const stack = await startStack(options);
+    stacks.push(stack);
+    return stack;
   };
 }

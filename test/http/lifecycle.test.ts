@@ -2,9 +2,9 @@
  * The server under load and in trouble: concurrent clients, a backend that goes away, and a tool
  * call's signal firing on MCP cancellation, on a closed connection and on shutdown.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MCP_HEADERS } from "../helpers/http.js";
-import { type Stack, startStack } from "../helpers/stack.js";
+import { type Stack, stacksPerTest } from "../helpers/stack.js";
 
 const SLOW_SUBMIT = {
   name: "svc_execute",
@@ -15,16 +15,7 @@ const SLOW_SUBMIT = {
   },
 };
 
-let stacks: Stack[] = [];
-async function stackWith(options: Parameters<typeof startStack>[0] = {}) {
-  const stack = await startStack(options);
-  stacks.push(stack);
-  return stack;
-}
-afterEach(async () => {
-  await Promise.all(stacks.map((s) => s.close()));
-  stacks = [];
-});
+const stackWith = stacksPerTest();
 
 /** Waits (at most `timeoutMs`, polling) for a request log line that matches. */
 async function logLine(

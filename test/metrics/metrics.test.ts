@@ -4,32 +4,16 @@
  * the process metrics — and no key, key hash, task id or client text in any of it.
  */
 import { randomBytes } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hashKey } from "../../src/http/auth.js";
+import { executeCall } from "../faults/fault-stack.js";
 import { post } from "../helpers/http.js";
-import { type Stack, startStack } from "../helpers/stack.js";
+import { stacksPerTest } from "../helpers/stack.js";
 import { sampleValue, scrape } from "./exposition.js";
 
-let stacks: Stack[] = [];
-async function stackWith(options: Parameters<typeof startStack>[0] = {}) {
-  const stack = await startStack(options);
-  stacks.push(stack);
-  return stack;
-}
-afterEach(async () => {
-  await Promise.all(stacks.map((s) => s.close()));
-  stacks = [];
-});
+const stackWith = stacksPerTest();
 
-const SUBMIT = {
-  name: "svc_execute",
-  arguments: {
-    endpoint: "social-network-marketplace/location-search",
-    input: { query: "lisbon" },
-    wait_seconds: 10,
-    result_limit: 2,
-  },
-};
+const SUBMIT = executeCall("lisbon", 10);
 
 const call = (tool: string, outcome: string) => ({ method: "tools/call", tool, outcome });
 
@@ -45,8 +29,8 @@ describe("GET /metrics", () => {
     expect(run.isError).toBeFalsy();
     const taskId = (run.structuredContent as { task_id: string }).task_id;
     const invalid = await client.callTool({
-      name: "svc_execute",
-      arguments: { endpoint: SUBMIT.arguments.endpoint, input: { query: secretWord, extra: 1 } },
+      ...SUBMIT,
+      arguments: { ...SUBMIT.arguments, input: { query: secretWord, extra: 1 } },
     });
     expect(invalid.isError).toBe(true);
     const unknownTool = `svc_${secretWord.replaceAll("-", "_")}`;
@@ -146,24 +130,13 @@ describe("GET /metrics", () => {
     const client = await stack.connect();
     const controller = new AbortController();
     let during: ReturnType<typeof scrape> | undefined;
-    const waiting = client.callTool(
-      {
-        name: "svc_execute",
-        arguments: {
-          endpoint: "social-network-ad-library/company-search",
-          input: { query: "sandbox:slow" },
-          wait_seconds: 45,
-        },
+    const waiting = client.callTool(executeCall("sandbox:slow", 45), undefined, {
+      signal: controller.signal,
+      timeout: 60_000,
+      onprogress: () => {
+        during ??= scrape(stack.baseUrl).finally(() => controller.abort("seen"));
       },
-      undefined,
-      {
-        signal: controller.signal,
-        timeout: 60_000,
-        onprogress: () => {
-          during ??= scrape(stack.baseUrl).finally(() => controller.abort("seen"));
-        },
-      },
-    );
+    });
     await expect(waiting).rejects.toThrow();
     expect(during).toBeDefined();
     const { samples: whileWaiting } = await (during as ReturnType<typeof scrape>);

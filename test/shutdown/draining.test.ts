@@ -11,6 +11,7 @@ import { loadConfig } from "../../src/config.js";
 import { createApp, type McpApp } from "../../src/http/app.js";
 import { openRuntime, type Runtime } from "../../src/mcp/runtime.js";
 import { createMetrics } from "../../src/metrics/index.js";
+import { executeCall } from "../faults/fault-stack.js";
 import { INITIALIZE, post } from "../helpers/http.js";
 import { capturedLogger, randomKey } from "../helpers/stack.js";
 import { sampleValue, scrape } from "../metrics/exposition.js";
@@ -52,15 +53,7 @@ describe("an app that is draining", () => {
       jsonrpc: "2.0",
       id: 7,
       method: "tools/call",
-      params: {
-        name: "svc_execute",
-        arguments: {
-          endpoint: "social-network-ad-library/company-search",
-          input: { query: "sandbox:slow" },
-          wait_seconds: 45,
-        },
-        _meta: { progressToken: "p7" },
-      },
+      params: { ...executeCall("sandbox:slow", 45), _meta: { progressToken: "p7" } },
     };
     const waiting = await post(`${baseUrl}/mcp`, { key, body: call });
     const reader = (waiting.body as ReadableStream<Uint8Array>).getReader();

@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { spawnCli } from "../cli/run-cli.js";
+import { executeCall } from "../faults/fault-stack.js";
 import { logSink, randomKey } from "../helpers/stack.js";
 import { sampleValue, scrape } from "../metrics/exposition.js";
 
@@ -122,14 +123,7 @@ describe("svc serve stopped by a signal", () => {
           }),
         );
         return client.callTool(
-          {
-            name: "svc_execute",
-            arguments: {
-              endpoint: "social-network-ad-library/company-search",
-              input: { query: "sandbox:slow" },
-              wait_seconds: 45,
-            },
-          },
+          executeCall("sandbox:slow", 45),
           undefined,
           // A progress notification means the task exists and the call is waiting on it.
           { onprogress: () => seen(), timeout: 60_000 },
