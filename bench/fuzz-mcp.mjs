@@ -38,17 +38,21 @@ const statuses = Object.entries(report.http.statuses)
   .join(", ");
 const failure = (family) => (family.failure ? `FAILED: ${family.failure}` : "none");
 
+const rate = (family) => Math.round(family.cases / (family.durationMs / 1000));
 console.log(`
 machine: ${cpus()[0]?.model} x${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}
 date: ${new Date().toISOString().slice(0, 10)}, seed ${report.seed}
 
-| family | cases | crashes | 5xx to client input | broken rule | duration s | cases/s |
-|---|---|---|---|---|---|---|
-| random requests at /mcp | ${report.http.cases} | - | ${report.serverErrors} | ${failure(report.http)} | ${seconds(report.http.durationMs)} | ${Math.round(report.http.cases / (report.http.durationMs / 1000))} |
-| random tool calls (${report.tools.valid} valid, ${report.tools.invalid} invalid) | ${report.tools.cases} | - | - | ${failure(report.tools)} | ${seconds(report.tools.durationMs)} | ${Math.round(report.tools.cases / (report.tools.durationMs / 1000))} |
-| whole run | ${report.http.cases + report.tools.cases} | ${report.crashes.length} | ${report.serverErrors} | | ${seconds(report.durationMs)} | |
+| family | cases | rule broken | duration s | cases/s |
+|---|---|---|---|---|
+| random requests at /mcp | ${report.http.cases} | ${failure(report.http)} | ${seconds(report.http.durationMs)} | ${rate(report.http)} |
+| random tool calls (${report.tools.valid} valid, ${report.tools.invalid} invalid) | ${report.tools.cases} | ${failure(report.tools)} | ${seconds(report.tools.durationMs)} | ${rate(report.tools)} |
+
+| whole run | cases | crashes | 5xx to client input | duration s |
+|---|---|---|---|---|
+| seed ${report.seed} | ${report.http.cases + report.tools.cases} | ${report.crashes.length} | ${report.serverErrors} | ${seconds(report.durationMs)} |
 
 HTTP statuses: ${statuses}
-tasks created by valid collections: ${report.tools.tasksCreated} (exactly one per call); callbacks received on loopback: ${report.callbacksReceived}
+tasks created by valid collections: ${report.tools.tasksCreated} (one per call); callbacks received on loopback: ${report.callbacksReceived}
 ${report.crashes.map((crash) => `crash: ${crash}`).join("\n")}`);
 process.exit(code === 0 && report.crashes.length === 0 ? 0 : 1);

@@ -4,6 +4,8 @@
  * 2.0 messages answering only the ids that were asked, no 2xx without a well-formed bearer key,
  * and no key echoed back.
  */
+
+import { deflateSync, gzipSync } from "node:zlib";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 
@@ -13,6 +15,8 @@ export interface RawRequest {
   path: string;
   headers: Record<string, string>;
   body: string | Uint8Array | undefined;
+  /** The body before any compression, when it is text. */
+  text: string | undefined;
 }
 
 export interface RawResponse {
@@ -21,16 +25,6 @@ export interface RawResponse {
   text: string;
 }
 
-const TOOL_NAMES = [
-  "svc_list_platforms",
-  "svc_search_endpoints",
-  "svc_describe_endpoint",
-  "svc_execute",
-  "svc_get_task",
-  "svc_get_files",
-  "svc_account",
-  "svc_social_network_pages",
-];
 const METHODS = [
   "initialize",
   "notifications/initialized",
@@ -45,6 +39,10 @@ const METHODS = [
   "completion/complete",
 ];
 const JSONRPC_INTERNAL_ERROR = -32603;
+const COMPRESSORS: Record<string, (body: string | Uint8Array) => Buffer> = {
+  gzip: (body) => gzipSync(body),
+  deflate: (body) => deflateSync(body),
+};
 const BEARER = /^Bearer[ \t]+\S+[ \t]*$/i;
 const MAX_KEY_LENGTH = 512;
 
@@ -70,7 +68,7 @@ const requestId = fc.oneof(
   fc.jsonValue({ maxDepth: 1 }),
 );
 
-function paramsFor(method: string): fc.Arbitrary<unknown> {
+function paramsFor(method: string, toolNames: readonly string[]): fc.Arbitrary<unknown> {
   switch (method) {
     case "initialize":
       return fc.record(
@@ -87,7 +85,7 @@ function paramsFor(method: string): fc.Arbitrary<unknown> {
     case "tools/call":
       return fc.record(
         {
-          name: fc.oneof(fc.constantFrom(...TOOL_NAMES), fc.string({ maxLength: 300 })),
+          name: fc.oneof(fc.constantFrom(...toolNames), fc.string({ maxLength: 300 })),
           arguments: fc.oneof(fc.constant({}), fc.jsonValue({ maxDepth: 3 })),
           _meta: fc.record({ progressToken: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] }),
         },
@@ -100,88 +98,93 @@ function paramsFor(method: string): fc.Arbitrary<unknown> {
   }
 }
 
-/** Mostly well-formed requests and notifications (so the server gets past the shape check). */
-const wellFormed = fc.constantFrom(...METHODS).chain((method) =>
-  fc.record(
-    {
-      jsonrpc: fc.constant("2.0"),
-      ...(method.startsWith("notifications/")
-        ? {}
-        : { id: fc.oneof(fc.nat(), fc.string({ maxLength: 12 })) }),
-      method: fc.constant(method),
-      params: fc.oneof(
-        paramsFor(method),
-        fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 })),
-      ),
-    },
-    { requiredKeys: ["jsonrpc", "method"] },
-  ),
-);
-
-const anyMessage = fc
-  .oneof(fc.constantFrom(...METHODS), fc.string({ maxLength: 40 }))
-  .chain((method) =>
+/** JSON-RPC messages, mostly well-formed (so that many get past the shape check), some not. */
+function messages(toolNames: readonly string[]): fc.Arbitrary<unknown> {
+  const wellFormed = fc.constantFrom(...METHODS).chain((method) =>
     fc.record(
       {
-        jsonrpc: fc.oneof(
-          { weight: 9, arbitrary: fc.constant("2.0") },
-          fc.jsonValue({ maxDepth: 1 }),
+        jsonrpc: fc.constant("2.0"),
+        ...(method.startsWith("notifications/")
+          ? {}
+          : { id: fc.oneof(fc.nat(), fc.string({ maxLength: 12 })) }),
+        method: fc.constant(method),
+        params: fc.oneof(
+          paramsFor(method, toolNames),
+          fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 })),
         ),
-        id: requestId,
-        method: fc.oneof(
-          { weight: 9, arbitrary: fc.constant(method) },
-          fc.jsonValue({ maxDepth: 1 }),
-        ),
-        params: paramsFor(method),
-        result: fc.jsonValue({ maxDepth: 1 }),
-        error: fc.jsonValue({ maxDepth: 1 }),
       },
-      { requiredKeys: ["jsonrpc"] },
+      { requiredKeys: ["jsonrpc", "method"] },
     ),
   );
 
-const message = fc.oneof({ weight: 3, arbitrary: wellFormed }, anyMessage);
+  const anyMessage = fc
+    .oneof(fc.constantFrom(...METHODS), fc.string({ maxLength: 40 }))
+    .chain((method) =>
+      fc.record(
+        {
+          jsonrpc: fc.oneof(
+            { weight: 9, arbitrary: fc.constant("2.0") },
+            fc.jsonValue({ maxDepth: 1 }),
+          ),
+          id: requestId,
+          method: fc.oneof(
+            { weight: 9, arbitrary: fc.constant(method) },
+            fc.jsonValue({ maxDepth: 1 }),
+          ),
+          params: paramsFor(method, toolNames),
+          result: fc.jsonValue({ maxDepth: 1 }),
+          error: fc.jsonValue({ maxDepth: 1 }),
+        },
+        { requiredKeys: ["jsonrpc"] },
+      ),
+    );
+
+  return fc.oneof({ weight: 3, arbitrary: wellFormed }, anyMessage);
+}
 
 const nested = fc
   .integer({ min: 100, max: 20_000 })
   .map((depth) => "[".repeat(depth) + "]".repeat(depth));
 
-const body: fc.Arbitrary<string | Uint8Array> = fc.oneof(
-  { weight: 20, arbitrary: message.map((m) => JSON.stringify(m)) },
-  { weight: 5, arbitrary: fc.array(message, { maxLength: 6 }).map((m) => JSON.stringify(m)) },
-  fc
-    .array(fc.constant({ jsonrpc: "2.0", method: "ping", id: 1 }), {
-      minLength: 101,
-      maxLength: 103,
-    })
-    .map((m) => JSON.stringify(m)),
-  fc
-    .constantFrom(
-      "123456789012345678901234567890",
-      "1e400",
-      "-1e-400",
-      "1.0",
-      '"\\ud800"',
-      "{}",
-      "[]",
-    )
-    .map((id) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}`),
-  message.chain((m) => {
-    const text = JSON.stringify(m);
-    return fc.nat({ max: Math.max(0, text.length - 1) }).map((cut) => text.slice(0, cut));
-  }),
-  nested,
-  nested.map(
-    (deep) =>
-      `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"svc_account","arguments":{"x":${deep}}}}`,
-  ),
-  fc.string({ maxLength: 200 }),
-  fc.uint8Array({ maxLength: 200 }),
-  fc.constant(
-    `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${"x".repeat(1_100_000)}"}}`,
-  ),
-  fc.constantFrom("", "null", "true", "0", '"2.0"', "{", "[{]"),
-);
+function bodies(toolNames: readonly string[]): fc.Arbitrary<string | Uint8Array> {
+  const message = messages(toolNames);
+  return fc.oneof(
+    { weight: 20, arbitrary: message.map((m) => JSON.stringify(m)) },
+    { weight: 5, arbitrary: fc.array(message, { maxLength: 6 }).map((m) => JSON.stringify(m)) },
+    fc
+      .array(fc.constant({ jsonrpc: "2.0", method: "ping", id: 1 }), {
+        minLength: 101,
+        maxLength: 103,
+      })
+      .map((m) => JSON.stringify(m)),
+    fc
+      .constantFrom(
+        "123456789012345678901234567890",
+        "1e400",
+        "-1e-400",
+        "1.0",
+        '"\\ud800"',
+        "{}",
+        "[]",
+      )
+      .map((id) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}`),
+    message.chain((m) => {
+      const text = JSON.stringify(m);
+      return fc.nat({ max: Math.max(0, text.length - 1) }).map((cut) => text.slice(0, cut));
+    }),
+    nested,
+    nested.map(
+      (deep) =>
+        `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"svc_account","arguments":{"x":${deep}}}}`,
+    ),
+    fc.string({ maxLength: 200 }),
+    fc.uint8Array({ maxLength: 200 }),
+    fc.constant(
+      `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${"x".repeat(1_100_000)}"}}`,
+    ),
+    fc.constantFrom("", "null", "true", "0", '"2.0"', "{", "[{]"),
+  );
+}
 
 function optional(
   arbitrary: fc.Arbitrary<string>,
@@ -195,6 +198,8 @@ export interface RequestContext {
   keys: readonly string[];
   /** Valid `?platforms=` / `?tools=` values, so that filtered addresses are reached too. */
   filters: readonly string[];
+  /** Real tool names, so that tools/call reaches tools too. */
+  toolNames: readonly string[];
 }
 
 export function rawRequests(context: RequestContext): fc.Arbitrary<RawRequest> {
@@ -238,7 +243,7 @@ export function rawRequests(context: RequestContext): fc.Arbitrary<RawRequest> {
       ),
       path,
       query,
-      body,
+      body: bodies(context.toolNames),
       contentType: optional(
         fc.oneof(
           { weight: 16, arbitrary: fc.constant("application/json") },
@@ -274,6 +279,8 @@ export function rawRequests(context: RequestContext): fc.Arbitrary<RawRequest> {
         0.3,
       ),
       encoding: optional(fc.constantFrom("gzip", "deflate", "br", "identity", "x-unknown"), 0.05),
+      // With gzip or deflate: the body compressed as declared (the 1.1 MB body becomes a small bomb).
+      compressed: fc.boolean(),
       origin: optional(
         fc.constantFrom("http://localhost:5173", "https://evil.example", "null", "http://[::1]"),
         0.1,
@@ -300,11 +307,14 @@ export function rawRequests(context: RequestContext): fc.Arbitrary<RawRequest> {
       set("x-request-id", r.requestId);
       set("mcp-session-id", r.sessionId);
       const withBody = !["GET", "HEAD", "OPTIONS"].includes(r.method);
+      const compress = r.compressed ? COMPRESSORS[r.encoding ?? ""] : undefined;
+      const body = compress ? new Uint8Array(compress(r.body)) : r.body;
       return {
         method: r.method,
         path: `${r.path}${r.query}`,
         headers,
-        body: withBody ? r.body : undefined,
+        body: withBody ? body : undefined,
+        text: withBody && typeof r.body === "string" ? r.body : undefined,
       };
     });
 }
@@ -317,9 +327,9 @@ function hasBearer(request: RawRequest): boolean {
 
 /** The ids of the JSON-RPC requests in a body, when it parses. */
 function idsAsked(request: RawRequest): unknown[] {
-  if (typeof request.body !== "string") return [];
+  if (request.text === undefined) return [];
   try {
-    const parsed: unknown = JSON.parse(request.body);
+    const parsed: unknown = JSON.parse(request.text);
     return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((m) =>
       m && typeof m === "object" && "id" in m ? [(m as { id: unknown }).id] : [],
     );

@@ -64,13 +64,20 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
   let httpCases = 0;
   const httpStarted = performance.now();
   const httpDetails = await fc.check(
-    fc.asyncProperty(rawRequests({ keys: secrets, filters: target.filters }), async (raw) => {
-      httpCases += 1;
-      const response = await send(target.stack.baseUrl, raw);
-      statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-      if (response.status >= 500) serverErrors += 1;
-      checkResponse(raw, response, secrets);
-    }),
+    fc.asyncProperty(
+      rawRequests({
+        keys: secrets,
+        filters: target.filters,
+        toolNames: [...target.registry.compact, ...target.registry.typed].map((t) => t.name),
+      }),
+      async (raw) => {
+        httpCases += 1;
+        const response = await send(target.stack.baseUrl, raw);
+        statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+        if (response.status >= 500) serverErrors += 1;
+        checkResponse(raw, response, secrets);
+      },
+    ),
     { seed: options.seed, numRuns: options.httpCases, endOnFailure: true },
   );
   const httpMs = performance.now() - httpStarted;
