@@ -3,7 +3,7 @@
  * cancels or resubmits it. It returns the last known state on a terminal status, at the deadline,
  * or as soon as the caller aborts.
  */
-import { AbortedError } from "./errors.js";
+import { AbortedError, BackendError } from "./errors.js";
 import { sleep } from "./sleep.js";
 import { type TaskRead, TERMINAL_STATUSES } from "./types.js";
 
@@ -53,6 +53,9 @@ const EARLIEST_DEADLINE = Date.UTC(2001, 0, 1);
 
 const isTerminal = (task: TaskRead) => TERMINAL_STATUSES.includes(task.status);
 
+/** A read that failed this way (unreachable, timed out, 5xx, 429) may well succeed a moment later. */
+const isTransient = (error: unknown) => error instanceof BackendError && error.retryable;
+
 /**
  * Reads the task at once, then again after 0.25 s, 0.5 s, 1 s, ... up to 5 s between reads. The
  * last sleep is cut short so that the final read happens at the deadline. If the signal fires
@@ -79,20 +82,29 @@ export async function waitForTask(
   let task = await read();
   let polls = 1;
   let delayMs = backoff.initialMs;
+  // A transient failure of a later read does not end the wait while budget remains; it is thrown
+  // only when the last read before the deadline failed too.
+  let lastFailure: unknown;
   await onPoll?.(task, polls, Date.now() - started);
   for (;;) {
     if (isTerminal(task)) return { task, polls, timedOut: false, aborted: false };
     const remainingMs = deadlineMs - Date.now();
-    if (remainingMs <= 0) return { task, polls, timedOut: true, aborted: false };
+    if (remainingMs <= 0) {
+      if (lastFailure !== undefined) throw lastFailure;
+      return { task, polls, timedOut: true, aborted: false };
+    }
     if (!(await sleep(Math.min(delayMs, remainingMs), signal))) {
       return { task, polls, timedOut: false, aborted: true };
     }
     delayMs = Math.min(backoff.maxMs, delayMs * backoff.factor);
     try {
       task = await read();
+      lastFailure = undefined;
     } catch (error) {
       if (signal?.aborted) return { task, polls, timedOut: false, aborted: true };
-      throw error;
+      if (!isTransient(error)) throw error;
+      lastFailure = error;
+      continue;
     }
     polls += 1;
     await onPoll?.(task, polls, Date.now() - started);

@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AbortedError, createBackendClient } from "../../src/backend/index.js";
+import {
+  AbortedError,
+  ConnectionError,
+  createBackendClient,
+  NotFoundError,
+} from "../../src/backend/index.js";
 import type { TaskRead, TaskStatus } from "../../src/backend/types.js";
 import { type TaskReader, waitForTask } from "../../src/backend/wait.js";
 import { json, startScriptedServer } from "./scripted-server.js";
@@ -125,6 +130,51 @@ describe("waitForTask (fake timers)", () => {
     await vi.runAllTimersAsync();
     await pending;
     expect(readsAt.map((at) => at - start)).toEqual([0, 100, 250, 400]);
+  });
+
+  /** Reads fail as `failures[n]` says for read n (0-based), else answer as scriptedReader does. */
+  function failingReader(failures: Record<number, Error>, terminalAt = Number.POSITIVE_INFINITY) {
+    let reads = 0;
+    const reader: TaskReader = {
+      async getTask() {
+        const failure = failures[reads];
+        reads += 1;
+        if (failure) throw failure;
+        return task(reads >= terminalAt ? "succeeded" : "running");
+      },
+    };
+    return { reader, reads: () => reads };
+  }
+
+  const unreachable = () =>
+    new ConnectionError({ code: "connection_error", message: "Backend unreachable" });
+
+  it("rides out transient read failures while budget remains", async () => {
+    const { reader, reads } = failingReader({ 1: unreachable(), 2: unreachable() }, 5);
+    const pending = waitForTask(reader, "k", "t1", { deadlineMs: start + 60_000 });
+    await vi.runAllTimersAsync();
+    const result = await pending;
+    expect(result).toMatchObject({ polls: 3, timedOut: false });
+    expect(result.task.status).toBe("succeeded");
+    expect(reads()).toBe(5);
+  });
+
+  it("throws the failure when the last read before the deadline failed", async () => {
+    const { reader } = failingReader({ 1: unreachable(), 2: unreachable(), 3: unreachable() });
+    const pending = waitForTask(reader, "k", "t1", { deadlineMs: start + 1_000 });
+    const settled = pending.catch((error: unknown) => error);
+    await vi.runAllTimersAsync();
+    expect(await settled).toBeInstanceOf(ConnectionError);
+  });
+
+  it("throws a lasting failure (task not found) at once", async () => {
+    const gone = new NotFoundError({ code: "task_not_found", message: "Task not found" });
+    const { reader, reads } = failingReader({ 1: gone });
+    const pending = waitForTask(reader, "k", "t1", { deadlineMs: start + 60_000 });
+    const settled = pending.catch((error: unknown) => error);
+    await vi.runAllTimersAsync();
+    expect(await settled).toBe(gone);
+    expect(reads()).toBe(2);
   });
 
   it("refuses a duration passed as the deadline", async () => {
