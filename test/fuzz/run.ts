@@ -5,7 +5,8 @@
  */
 import fc from "fast-check";
 import { request } from "undici";
-import { checkResponse, type RawRequest, type RawResponse, rawRequests } from "./http-cases.js";
+import { type RawRequest, rawRequests } from "./http-cases.js";
+import { checkResponse, type RawResponse } from "./http-rules.js";
 import type { FuzzTarget } from "./target.js";
 import { checkToolResult, type ToolCase, toolCases } from "./tool-cases.js";
 

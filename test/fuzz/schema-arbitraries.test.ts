@@ -11,7 +11,8 @@ import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/catalog/index.js";
 import type { JsonSchema } from "../../src/catalog/types.js";
 import { portableInputSchema } from "../../src/tools/portable-schema.js";
-import { escapePointer, invalidValue, validValue } from "./schema-arbitraries.js";
+import { escapePointer, validValue } from "./schema-arbitraries.js";
+import { invalidValue } from "./schema-mutations.js";
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const ajv = new Ajv2020({ allErrors: true, strict: false });

@@ -18,6 +18,8 @@ import type { Fixtures } from "./tool-cases.js";
 
 const PINO_ERROR_LEVEL = 50;
 const CALLS_PER_CLIENT = 500;
+/** Typed tools read their task once instead of polling: thousands of calls stay fast. */
+const FUZZ_WAIT = { defaultSeconds: 0, maxSeconds: DEFAULTS.waitMaxSeconds };
 
 export interface FuzzTarget {
   stack: Stack;
@@ -93,14 +95,10 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const receiver = await startReceiver();
   const stack = await startStack({
     sandbox: { queuedMs: 0, runningMs: 0, slowMs: 30, startingCredits: 1e12, callbackRetries: 0 },
-    // Typed tools read their task once instead of polling: thousands of calls stay fast.
-    config: { wait: { defaultSeconds: 0, maxSeconds: DEFAULTS.waitMaxSeconds } },
+    config: { wait: FUZZ_WAIT },
   });
   const catalog = loadCatalog();
-  const config = {
-    ...loadConfig({}),
-    wait: { defaultSeconds: 0, maxSeconds: DEFAULTS.waitMaxSeconds },
-  };
+  const config = { ...loadConfig({}), wait: FUZZ_WAIT };
   const unusedBackend = createBackendClient({ baseUrl: stack.sandbox.url, ...config.backend });
   const registry = createToolRegistry({ catalog, backend: unusedBackend, config });
   const allPlatforms = catalog.platforms.map((p) => p.platform).join(",");

@@ -11,7 +11,8 @@ import { pointerToPath } from "../../src/catalog/messages.js";
 import type { Catalog, JsonSchema } from "../../src/catalog/types.js";
 import { DEFAULTS } from "../../src/config.js";
 import type { ToolDefinition, ToolRegistry } from "../../src/tools/index.js";
-import { type Hints, invalidValue, validValue } from "./schema-arbitraries.js";
+import { type Hints, validValue } from "./schema-arbitraries.js";
+import { invalidValue } from "./schema-mutations.js";
 
 export interface ToolCase {
   tool: string;
