@@ -68,7 +68,11 @@ export function run(command: string, args: readonly string[], options: RunOption
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // the group has already exited
+      }
     }, options.timeoutMs);
     const finish = (code: number | null, extra = "") => {
       clearTimeout(timer);
