@@ -46,17 +46,43 @@ describe("waitForTask (fake timers)", () => {
     vi.useRealTimers();
   });
 
-  it("backs off from 0.25 s doubling to 5 s and returns on a terminal status", async () => {
-    const { reader, readsAt, queries } = scriptedReader(9);
-    const pending = waitForTask(reader, "k", "t1", { deadlineMs: start + 60_000, limit: 20 });
+  it("reads every 0.2 s, then every 10 % of the time waited, up to 5 s", async () => {
+    const { reader, readsAt, queries } = scriptedReader(50);
+    const pending = waitForTask(reader, "k", "t1", { deadlineMs: start + 120_000, limit: 20 });
     await vi.runAllTimersAsync();
     const result = await pending;
-    expect(result).toMatchObject({ polls: 9, timedOut: false, aborted: false });
+    expect(result).toMatchObject({ polls: 50, timedOut: false, aborted: false });
     expect(result.task.status).toBe("succeeded");
-    expect(readsAt.map((at) => at - start)).toEqual([
-      0, 250, 750, 1750, 3750, 7750, 12750, 17750, 22750,
+    const at = readsAt.map((time) => time - start);
+    expect(at.slice(0, 13)).toEqual([
+      0, 200, 400, 600, 800, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2420,
     ]);
+    for (let index = 1; index < at.length; index++) {
+      const waited = (at[index] ?? 0) - (at[index - 1] ?? 0);
+      // A task that finished just after a read is seen within max(0.2 s, 10 % of the time waited).
+      expect(waited).toBeLessThanOrEqual(Math.max(200, Math.round(0.1 * (at[index - 1] ?? 0))));
+      expect(waited).toBeGreaterThanOrEqual(200);
+    }
+    expect((at.at(-1) ?? 0) - (at.at(-2) ?? 0)).toBe(5_000);
     expect(queries.every((query) => JSON.stringify(query) === '{"limit":20}')).toBe(true);
+  });
+
+  it("costs a number of reads logarithmic in the time waited", async () => {
+    const readsWithin = async (ms: number) => {
+      const { reader, readsAt } = scriptedReader();
+      const pending = waitForTask(reader, "k", "t1", { deadlineMs: Date.now() + ms });
+      await vi.runAllTimersAsync();
+      await pending;
+      return readsAt.length;
+    };
+    const [two, twenty, fifty] = [
+      await readsWithin(2_000),
+      await readsWithin(20_000),
+      await readsWithin(50_000),
+    ];
+    // Ten times longer adds a constant number of reads (about 24), it does not multiply them.
+    expect(twenty - two).toBeLessThanOrEqual(26);
+    expect(fifty - twenty).toBeLessThanOrEqual(12);
   });
 
   it("never sleeps past the deadline: the last read happens at the deadline", async () => {
@@ -64,9 +90,9 @@ describe("waitForTask (fake timers)", () => {
     const pending = waitForTask(reader, "k", "t1", { deadlineMs: start + 3_000 });
     await vi.runAllTimersAsync();
     const result = await pending;
-    expect(result).toMatchObject({ polls: 5, timedOut: true, aborted: false });
+    expect(result).toMatchObject({ polls: 16, timedOut: true, aborted: false });
     expect(result.task.status).toBe("running");
-    expect(readsAt.map((at) => at - start)).toEqual([0, 250, 750, 1750, 3000]);
+    expect(readsAt.map((at) => at - start).slice(-6)).toEqual([2000, 2200, 2420, 2662, 2928, 3000]);
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -84,14 +110,14 @@ describe("waitForTask (fake timers)", () => {
       deadlineMs: start + 60_000,
       signal: controller.signal,
     });
-    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.advanceTimersByTimeAsync(900);
     controller.abort();
     const result = await pending;
-    expect(result).toMatchObject({ polls: 3, aborted: true, timedOut: false });
+    expect(result).toMatchObject({ polls: 5, aborted: true, timedOut: false });
     expect(result.task.status).toBe("running");
-    expect(Date.now() - start).toBe(1_000);
+    expect(Date.now() - start).toBe(900);
     expect(vi.getTimerCount()).toBe(0);
-    expect(readsAt).toHaveLength(3);
+    expect(readsAt).toHaveLength(5);
   });
 
   it("throws AbortedError when aborted before any state was read", async () => {
@@ -116,8 +142,8 @@ describe("waitForTask (fake timers)", () => {
     await pending;
     expect(seen).toEqual([
       ["running", 1, 0],
-      ["running", 2, 250],
-      ["succeeded", 3, 750],
+      ["running", 2, 200],
+      ["succeeded", 3, 400],
     ]);
   });
 
@@ -161,7 +187,8 @@ describe("waitForTask (fake timers)", () => {
 
   it("throws the failure when the last read before the deadline failed", async () => {
     const { reader } = failingReader({ 1: unreachable(), 2: unreachable(), 3: unreachable() });
-    const pending = waitForTask(reader, "k", "t1", { deadlineMs: start + 1_000 });
+    // Reads at 0, 0.2 and 0.4 s, and the last one at the deadline: all but the first fail.
+    const pending = waitForTask(reader, "k", "t1", { deadlineMs: start + 500 });
     const settled = pending.catch((error: unknown) => error);
     await vi.runAllTimersAsync();
     expect(await settled).toBeInstanceOf(ConnectionError);
