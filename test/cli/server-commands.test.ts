@@ -1,4 +1,6 @@
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
@@ -124,6 +126,16 @@ describe("svc serve", () => {
 });
 
 describe("svc with no arguments", () => {
+  it("ships as a package for Node.js 20 or later whose svc-mcp command is this entry point", () => {
+    const packageUrl = new URL("../../package.json", import.meta.url);
+    const pkg = JSON.parse(readFileSync(packageUrl, "utf8")) as {
+      engines: { node: string };
+      bin: Record<string, string>;
+    };
+    expect(pkg.engines.node).toMatch(/^>=20(\.|$)/);
+    expect(fileURLToPath(new URL(pkg.bin["svc-mcp"] ?? "", packageUrl))).toBe(MAIN);
+  });
+
   it("starts the stdio bridge when stdin is not a terminal (how `npx svc-mcp` is launched)", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,

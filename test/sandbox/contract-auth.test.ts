@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningSandbox } from "../../src/sandbox/index.js";
-import { call, finishedTask, KEY, OTHER_KEY, startTestSandbox, submit } from "./helpers.js";
+import { createLogger } from "../../src/log.js";
+import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
+import {
+  call,
+  catalog,
+  finishedTask,
+  KEY,
+  OTHER_KEY,
+  startTestSandbox,
+  submit,
+} from "./helpers.js";
 
 describe("sandbox contract: authentication and routing", () => {
   let sandbox: RunningSandbox;
@@ -57,6 +66,33 @@ describe("sandbox contract: authentication and routing", () => {
       expect(answer.status, `${method} ${path}`).toBe(404);
       expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
       expect(answer.body.error.code).toBe("endpoint_not_found");
+    }
+  });
+
+  it("answers an unexpected failure with 500 internal in the error shape, logged, without its cause", async () => {
+    const logs: string[] = [];
+    const broken = await startSandbox({
+      catalog: {
+        ...catalog,
+        validate() {
+          throw new Error("schema store offline");
+        },
+      },
+      keys: [KEY],
+      logger: createLogger("error", { write: (line: string) => void logs.push(line) }),
+    });
+    try {
+      const before = broken.stats().tasksCreated;
+      const answer = await submit(broken, "social-network/comments", {
+        urls: ["https://x.example/p/1"],
+      });
+      expect(answer.status).toBe(500);
+      expect(answer.body).toEqual({ error: { code: "internal", message: expect.any(String) } });
+      expect(JSON.stringify(answer.body)).not.toContain("schema store offline");
+      expect(logs.join("")).toContain("schema store offline");
+      expect(broken.stats().tasksCreated).toBe(before);
+    } finally {
+      await broken.close();
     }
   });
 

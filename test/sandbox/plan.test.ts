@@ -34,6 +34,18 @@ describe("task plans", () => {
     expect(plan("microblog-network/search", { query: "quick" }).runningMs).toBe(100);
   });
 
+  it("runs sandbox:slow for about 10 s, and other tasks within about 2 s, by default", () => {
+    const endpoint = catalog.endpoint("microblog-network/search");
+    if (!endpoint) throw new Error("no endpoint microblog-network/search");
+    const byDefault = (query: string) =>
+      planTask(catalog, endpoint, { query }, defaultSandboxOptions(), never);
+    const slow = byDefault("sandbox:slow");
+    expect(slow.queuedMs + slow.runningMs).toBeGreaterThanOrEqual(9_000);
+    expect(slow.queuedMs + slow.runningMs).toBeLessThanOrEqual(11_000);
+    const ordinary = byDefault("coffee");
+    expect(ordinary.queuedMs + ordinary.runningMs).toBeLessThanOrEqual(2_000);
+  });
+
   it("fails at random at the failure rate, using the given randomness", () => {
     expect(plan("microblog-network/search", { query: "a" }, () => 0.2, 0.25).failure).toBe(
       RANDOM_FAIL_MESSAGE,

@@ -1,3 +1,4 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { generateRecord, generateRecords } from "../../src/sandbox/records.js";
 import { mixSeed } from "../../src/sandbox/rng.js";
@@ -17,6 +18,8 @@ const KEYS = [
   "media",
   "published_at",
 ];
+
+const ajv = new Ajv2020({ strict: false });
 
 function split(id: string): [string, string] {
   const [platform = "", resource = ""] = id.split("/");
@@ -43,6 +46,28 @@ describe("synthetic records", () => {
       expect(JSON.parse(JSON.stringify(record))).toEqual(record);
     }
   });
+
+  it.each(ALL_ENDPOINT_IDS)(
+    "%s: a succeeded task read of its records validates against the endpoint's output_schema",
+    (endpointId) => {
+      const [platform, resource] = split(endpointId);
+      const schema = catalog.endpoint(endpointId)?.output_schema;
+      const validate = ajv.compile(schema ?? false);
+      const read = (items: unknown[], status = "succeeded") => ({
+        task_id: "tsk_0",
+        status,
+        error_message: null,
+        results: { items, next_cursor: null, has_more: false },
+      });
+      const records = generateRecords(platform, resource, 7, 0, 20);
+      expect(validate(read(records)), JSON.stringify(validate.errors)).toBe(true);
+      // Records are open objects: a field the interface does not name is allowed.
+      expect(validate(read(records.map((r) => ({ ...r, extra_field: 1 }))))).toBe(true);
+      // The schema is not vacuous: a wrong id type or an unknown status is refused.
+      expect(validate(read(records.map((r) => ({ ...r, id: {} }))))).toBe(false);
+      expect(validate(read(records, "done"))).toBe(false);
+    },
+  );
 
   it("gives the same record for the same seed and index, different ones otherwise", () => {
     const first = generateRecord("social-network", "posts", 99, 3);

@@ -198,6 +198,22 @@ describe("typed tools", () => {
     expect({ ...typed, ...blank }).toEqual({ ...compact, ...blank });
     expect(typed.items).toHaveLength(h.config.resultLimit.default);
   });
+
+  it("wait the configured default, then hand the task back to be read later", async () => {
+    expect(dataOf(await h.call("svc_social_network_comments", SLOW)).status).toBe("succeeded");
+    const { maxSeconds } = h.config.wait;
+    const impatient = await startToolHarness({
+      config: { ...h.config, wait: { defaultSeconds: 0, maxSeconds } },
+    });
+    try {
+      const pending = dataOf(await impatient.call("svc_social_network_comments", SLOW));
+      expect(["queued", "running"]).toContain(pending.status);
+      expect(pending.next_step).toMatch(/svc_get_task/);
+      expect(impatient.sandbox.stats().tasksCreated).toBe(1);
+    } finally {
+      await impatient.close();
+    }
+  });
 });
 
 describe("svc_get_task", () => {
