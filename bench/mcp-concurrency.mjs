@@ -6,6 +6,7 @@
 // POST /mcp (no `initialize` needed) whose SSE answer is read to the end. Measured: calls answered
 // with a succeeded task (goal: all), the server's peak RSS (goal <= 250 MB) and its event-loop lag
 // p99 (goal <= 50 ms) over the whole burst, and this process's own lag, to show it kept up.
+// BENCH_SERVER_FLAGS passes Node flags to the server process (e.g. --max-old-space-size=192).
 import {
   createMcpClient,
   lagMonitor,
@@ -22,11 +23,12 @@ const TASK_MS = Number(process.env.BENCH_TASK_MS ?? 5000);
 const WAIT_SECONDS = 20;
 const WARMUP_CALLS = 50;
 const MB = 1e6;
+const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? "").split(" ").filter(Boolean);
 
 const sandbox = await startChild("sandbox", [
   sandboxKnobs({ queuedMs: 0, runningMs: TASK_MS, retentionMs: 600_000 }),
 ]);
-const server = await startChild("mcp", [sandbox.url]);
+const server = await startChild("mcp", [sandbox.url], { execArgv: SERVER_FLAGS });
 const client = createMcpClient(`${server.url}/mcp`, sandbox.key, { connections: CALLS });
 
 const execute = (index) =>
@@ -75,7 +77,7 @@ const verdict = (met) => (met ? "met" : "MISSED");
 const firstErrors = [...new Set(result.failures)].slice(0, 3).join("; ");
 console.log(machine());
 console.log(
-  `date: ${today()}; ${CALLS} concurrent svc_execute calls on ${TASK_MS / 1000} s tasks (wait_seconds ${WAIT_SECONDS}), after ${WARMUP_CALLS} warm-up calls\n`,
+  `date: ${today()}; ${CALLS} concurrent svc_execute calls on ${TASK_MS / 1000} s tasks (wait_seconds ${WAIT_SECONDS}), after ${WARMUP_CALLS} warm-up calls; server flags: ${SERVER_FLAGS.join(" ") || "none"}\n`,
 );
 console.log("| measure | result | goal |");
 console.log("|---|---|---|");

@@ -30,7 +30,8 @@ const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = 2;
 const CONNECTIONS = 32;
 const PAGE = 10;
-const ALL_PLATFORMS = loadCatalog().platforms.map((platform) => platform.platform);
+const CATALOG = loadCatalog();
+const ALL_PLATFORMS = CATALOG.platforms.map((platform) => platform.platform);
 
 const sandbox = await startChild("sandbox", [
   sandboxKnobs({ queuedMs: 0, runningMs: 20, retentionMs: 3_600_000 }),
@@ -133,7 +134,7 @@ row(`GET /v1/tasks/{id}?limit=${PAGE} straight to the sandbox`, direct);
 row(`svc_get_task (limit ${PAGE}) through the bare SDK pass-through`, viaBare);
 row(`svc_get_task (limit ${PAGE}) through POST /mcp`, viaMcp);
 row("tools/list, compact (7 tools)", compactList);
-row(`tools/list, all 12 platforms (${ALL_PLATFORMS.length} platforms)`, allList);
+row(`tools/list, all 12 platforms (${CATALOG.endpoints.length + 2} tools)`, allList);
 console.log("");
 const p50Added = added(viaMcp, direct, 50);
 console.log(

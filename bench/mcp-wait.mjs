@@ -72,9 +72,9 @@ console.log(
   `date: ${today()}; ${CALLS} svc_execute calls per task duration (wait_seconds ${WAIT_SECONDS}), medians shown\n`,
 );
 console.log(
-  "| task duration s | time to answer s | lag after finished_time ms | goal ms | within goal | task reads | log2(t / 0.25 s) |",
+  "| task duration s | time to answer s | lag after finished_time ms | goal ms | within goal | task reads |",
 );
-console.log("|---|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|");
 let allMet = true;
 for (const { seconds, calls } of rows) {
   const met = calls.filter((c) => c.lagMs <= Math.max(250, 0.1 * c.elapsedMs)).length;
@@ -82,7 +82,7 @@ for (const { seconds, calls } of rows) {
   const elapsed = median(calls.map((c) => c.elapsedMs));
   const goal = Math.max(250, 0.1 * elapsed);
   console.log(
-    `| ${seconds} | ${(elapsed / 1000).toFixed(2)} | ${median(calls.map((c) => c.lagMs))} (max ${Math.max(...calls.map((c) => c.lagMs))}) | ${Math.round(goal)} | ${met} / ${calls.length} | ${median(calls.map((c) => c.reads))} | ${Math.log2(elapsed / 250).toFixed(1)} |`,
+    `| ${seconds} | ${(elapsed / 1000).toFixed(2)} | ${median(calls.map((c) => c.lagMs))} (max ${Math.max(...calls.map((c) => c.lagMs))}) | ${Math.round(goal)} | ${met} / ${calls.length} | ${median(calls.map((c) => c.reads))} |`,
   );
 }
 console.log(`\nevery answer within max(250 ms, 10 % of elapsed): ${allMet ? "met" : "MISSED"}`);
