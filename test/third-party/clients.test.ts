@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/catalog/index.js";
+import { COMPACT_TOOL_NAMES } from "../helpers/contract.js";
 import { type AuthProxy, startAuthProxy } from "./auth-proxy.js";
 import { ensureClients, INSTALL_TIMEOUT_MS } from "./clients.js";
 import {
@@ -23,15 +24,6 @@ const REQUIRED = ["server-initialize", "ping", "tools-list", "dns-rebinding-prot
 /** Why a baseline scenario may fail: the method, the fixture tool or a session is absent. */
 const NOT_APPLICABLE =
   /Method not found|Unknown tool "test_|Tool '\w+' not found|did not provide session ID|did not send (priming event|retry field)/;
-const COMPACT_TOOLS = [
-  "svc_list_platforms",
-  "svc_search_endpoints",
-  "svc_describe_endpoint",
-  "svc_execute",
-  "svc_get_task",
-  "svc_get_files",
-  "svc_account",
-];
 
 const catalog = loadCatalog();
 let served: ServedProcess;
@@ -64,7 +56,7 @@ describe("official conformance suite (@modelcontextprotocol/conformance 0.1.16)"
       expect(passed(checks), `${scenario}: ${JSON.stringify(checks)}`).toBe(true);
     }
     const listed = conformance.scenarios.get("tools-list")?.[0]?.details;
-    expect(listed?.tools).toEqual(COMPACT_TOOLS);
+    expect(listed?.tools).toEqual(COMPACT_TOOL_NAMES);
   });
 
   it("classifies every scenario, and each baseline entry fails only because it does not apply", () => {
@@ -110,7 +102,7 @@ describe("MCP Inspector CLI (@modelcontextprotocol/inspector 2.12.0)", () => {
   it("lists the seven compact tools", { timeout: INSPECTOR_TIMEOUT_MS }, async () => {
     const run = await call(["--method", "tools/list", "--strict"]);
     expect(run.code, run.stderr).toBe(0);
-    expect(toolNames(run)).toEqual(COMPACT_TOOLS);
+    expect(toolNames(run)).toEqual(COMPACT_TOOL_NAMES);
   });
 
   it("finds no schema portability error in any typed tool (--strict)", {
