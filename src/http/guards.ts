@@ -6,6 +6,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { JSONRPC_INVALID_REQUEST, JSONRPC_SERVER_ERROR, sendRefusal } from "./jsonrpc-error.js";
 
 const LOOPBACK_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+const MAX_REMEMBERED_HOSTS = 64;
 
 /** Query parameter names that look like credentials; they are refused, never read or logged. */
 export const KEY_PARAMETERS = ["api_key", "apikey", "key", "token", "access_token"];
@@ -49,14 +50,20 @@ export interface DoorOptions {
 export function hostGuard(options: DoorOptions): RequestHandler {
   const configured = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
   const enforce = isLoopbackHost(options.bindHost) || configured.size > 0;
+  // Host headers already allowed, so that the usual few are not parsed again on every request.
+  const passed = new Set<string>();
   return (req: Request, res: Response, next: NextFunction) => {
     if (!enforce) return next();
     const header = (req.headers.host ?? "").toLowerCase();
+    if (passed.has(header)) return next();
     const hostname = hostnameOf(header);
     const allowed =
       hostname !== undefined &&
       (LOOPBACK_HOSTNAMES.has(hostname) || configured.has(hostname) || configured.has(header));
-    if (allowed) return next();
+    if (allowed) {
+      if (passed.size < MAX_REMEMBERED_HOSTS) passed.add(header);
+      return next();
+    }
     sendRefusal(res, {
       status: 403,
       code: JSONRPC_SERVER_ERROR,
@@ -108,6 +115,7 @@ export function originGuard(options: DoorOptions): RequestHandler {
 /** A key in the query string is refused before anything else reads the request. */
 export function keyInUrlGuard(): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
+    if (!req.originalUrl.includes("?")) return next();
     const params = queryParams(req.originalUrl);
     const found = [...new Set([...params.keys()].map((k) => k.toLowerCase()))].filter((k) =>
       KEY_PARAMETERS.includes(k),

@@ -98,6 +98,8 @@ function describe(messages: readonly JSONRPCMessage[], record: RequestRecord): v
 export function mcpPost(deps: McpRouteDeps): RequestHandler {
   function routeCancellations(keyHash: string, messages: readonly JSONRPCMessage[]): void {
     for (const message of messages) {
+      // The method is compared first: a schema check that fails builds a costly error report.
+      if (!("method" in message) || message.method !== "notifications/cancelled") continue;
       const parsed = CancelledNotificationSchema.safeParse(message);
       if (!parsed.success || parsed.data.params.requestId === undefined) continue;
       const outcome = deps.inflight.cancel(keyHash, parsed.data.params.requestId);
@@ -120,7 +122,9 @@ export function mcpPost(deps: McpRouteDeps): RequestHandler {
     }
     describe(messages, record);
     const caller = callerOf(res);
-    if (messages.some(isInitializeRequest)) {
+    if (
+      messages.some((m) => "method" in m && m.method === "initialize" && isInitializeRequest(m))
+    ) {
       const verdict = await deps.verifier.verify(caller);
       if (res.closed) return;
       if (verdict === "rejected") {

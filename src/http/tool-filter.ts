@@ -56,9 +56,13 @@ export function readQuery(originalUrl: string): {
 }
 
 export function toolFilter(selector: Selector, toolSets: ToolSets): RequestHandler {
+  // Most requests carry no query string: that selection is resolved once.
+  const noQuery = { raw: Object.freeze({}), problems: [] };
+  const unfiltered = selector.resolve(noQuery.raw);
   return (req: Request, res: Response, next: NextFunction) => {
-    const query = readQuery(req.originalUrl);
-    const result = selector.resolve(query.raw);
+    const plain = !req.originalUrl.includes("?");
+    const query = plain ? noQuery : readQuery(req.originalUrl);
+    const result = plain ? unfiltered : selector.resolve(query.raw);
     const problems = [...query.problems, ...(result.ok ? [] : result.problems)];
     if (problems.length > 0 || !result.ok) {
       sendRefusal(res, {

@@ -66,7 +66,7 @@ export async function readTaskResult(
           })
         ).task
       : await backend.getTask(ctx.apiKey, taskId, { limit, cursor }, signal);
-  const page =
+  const bounded =
     task.status === "succeeded"
       ? await boundedPage(
           task,
@@ -74,7 +74,8 @@ export async function readTaskResult(
           (smaller) => backend.getTask(ctx.apiKey, taskId, { limit: smaller, cursor }, signal),
         )
       : undefined;
-  return structuredResult(taskResultData(task, page, config.wait.maxSeconds, plan.extras));
+  const data = taskResultData(task, bounded?.page, config.wait.maxSeconds, plan.extras);
+  return structuredResult(data, [], bounded && { items: bounded.itemsJson });
 }
 
 export interface CollectionRequest {

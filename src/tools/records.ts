@@ -46,9 +46,15 @@ export function projectRecord(record: unknown, fields: readonly string[]): Json 
 /**
  * How many leading records fit in `maxBytes` of JSON (as the array they are sent in). At least one
  * when there is any record: a single record cannot be split, and returning none would leave a
- * cursor that never moves.
+ * cursor that never moves. `json` is the array already serialized, when the caller has it: when it
+ * fits, no record is serialized on its own.
  */
-export function fittingCount(records: readonly unknown[], maxBytes: number): number {
+export function fittingCount(
+  records: readonly unknown[],
+  maxBytes: number,
+  json: string = JSON.stringify(records),
+): number {
+  if (Buffer.byteLength(json) <= maxBytes) return records.length;
   let bytes = 2; // the brackets of the array
   for (let index = 0; index < records.length; index++) {
     bytes += Buffer.byteLength(JSON.stringify(records[index])) + (index > 0 ? 1 : 0);

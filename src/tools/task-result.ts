@@ -27,6 +27,12 @@ function pageOf(task: TaskRead, fields: readonly string[] | undefined): InlinePa
   return { items, next_cursor: results.next_cursor, has_more: results.has_more };
 }
 
+/** A bounded page and the JSON of its items, which the result's text reuses. */
+export interface BoundedPage {
+  page: InlinePage;
+  itemsJson: string;
+}
+
 /**
  * The page of a succeeded task, cut to the byte budget. The cursor is opaque, so when the budget
  * keeps only the first k records the same page is read again with limit k: that read's
@@ -36,11 +42,13 @@ export async function boundedPage(
   first: TaskRead,
   request: PageRequest,
   readPage: PageReader,
-): Promise<InlinePage> {
+): Promise<BoundedPage> {
   const page = pageOf(first, request.fields);
-  const fitting = fittingCount(page.items, request.maxBytes);
-  if (fitting >= page.items.length) return page;
-  return pageOf(await readPage(fitting), request.fields);
+  const itemsJson = JSON.stringify(page.items);
+  const fitting = fittingCount(page.items, request.maxBytes, itemsJson);
+  if (fitting >= page.items.length) return { page, itemsJson };
+  const smaller = pageOf(await readPage(fitting), request.fields);
+  return { page: smaller, itemsJson: JSON.stringify(smaller.items) };
 }
 
 export interface TaskResultExtras {

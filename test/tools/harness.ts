@@ -97,7 +97,7 @@ export async function startToolHarness(options: HarnessOptions = {}): Promise<To
       if (text?.type !== "text" || JSON.parse(text.text) === undefined) {
         throw new Error(`${name} result does not start with its JSON as text`);
       }
-      if (JSON.stringify(JSON.parse(text.text)) !== JSON.stringify(result.structuredContent)) {
+      if (text.text !== JSON.stringify(result.structuredContent)) {
         throw new Error(`${name} text differs from its structured content`);
       }
     }
