@@ -72,12 +72,14 @@ function requiredSet(branch: unknown): string | undefined {
   return required.join(" and ");
 }
 
-/** "Give at least one of: query, urls, usernames." for the common presence rules; else the JSON. */
+/** "Give at least one of: query, urls, usernames (they can be combined)." for the common presence rules; else the JSON. */
 export function describeRule(keyword: string, value: unknown): string {
   if ((keyword === "anyOf" || keyword === "oneOf") && Array.isArray(value)) {
     const sets = value.map(requiredSet);
     if (sets.every((set) => set !== undefined)) {
-      return `Give ${keyword === "anyOf" ? "at least" : "exactly"} one of: ${sets.join(", ")}.`;
+      return keyword === "anyOf"
+        ? `Give at least one of: ${sets.join(", ")} (they can be combined).`
+        : `Give exactly one of: ${sets.join(", ")}.`;
     }
   }
   if (keyword === "dependentRequired" && isObject(value)) {

@@ -36,7 +36,9 @@ describe("commands that read the local catalog (no key, no backend)", () => {
     const text = await runCli(["describe", "social-network/pages"]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/results_limit\s+integer, optional, >= 1, <= 2000/);
-    expect(text.stdout).toContain("Give at least one of: query, urls, usernames.");
+    expect(text.stdout).toContain(
+      "Give at least one of: query, urls, usernames (they can be combined).",
+    );
     expect(text.stdout).toContain("svc run social-network/pages --input '");
     const json = await runCli(["describe", "svc_social_network_pages", "--json"]);
     expect(JSON.parse(json.stdout)).toMatchObject({ id: "social-network/pages" });

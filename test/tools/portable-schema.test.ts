@@ -42,7 +42,7 @@ describe("portableInputSchema", () => {
     expect(schema.properties).toHaveProperty("mode.anyOf");
     expect(schema.additionalProperties).toBe(false);
     expect(rules).toEqual([
-      "Give at least one of: query, urls.",
+      "Give at least one of: query, urls (they can be combined).",
       'Input must also satisfy not: {"required":["mode","urls"]}.',
     ]);
   });

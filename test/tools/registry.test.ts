@@ -85,7 +85,7 @@ describe("every typed tool", () => {
       );
     }
     expect(registry.byName("svc_social_network_pages")?.description).toContain(
-      "Give at least one of: query, urls, usernames.",
+      "Give at least one of: query, urls, usernames (they can be combined).",
     );
   });
 
