@@ -98,10 +98,20 @@ describe("deploy/kubernetes.yaml", () => {
     if (budget) expect(selects(budget.spec.selector.matchLabels)).toBe(true);
   });
 
+  it("caps the V8 heap below the container's memory limit", () => {
+    const heapMiB = Number(/--max-old-space-size=(\d+)/.exec(containerEnv.NODE_OPTIONS ?? "")?.[1]);
+    const limit = String(container.resources.limits.memory);
+    expect(limit).toMatch(/^\d+Mi$/);
+    expect(heapMiB).toBeGreaterThan(0);
+    expect(heapMiB).toBeLessThanOrEqual(Number.parseInt(limit, 10) * 0.75);
+  });
+
   it("feeds the container from the ConfigMap, which holds no key and only variables the server reads", () => {
     expect(container.envFrom).toContainEqual({ configMapRef: { name: configMap.metadata.name } });
     const known = configVariables();
-    const variables = { ...configMap.data, ...containerEnv };
+    // NODE_OPTIONS is read by Node itself, not by the server's configuration.
+    const { NODE_OPTIONS: _readByNode, ...serverEnv } = containerEnv;
+    const variables = { ...configMap.data, ...serverEnv };
     for (const [name, value] of Object.entries(variables)) {
       expect(known, `${name} is not read by src/config.ts`).toContain(name);
       expect(name).not.toMatch(/KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/i);
