@@ -3,7 +3,7 @@ import { type DestinationStream, type Logger, pino } from "pino";
 export type { Logger };
 
 /** Field paths pino replaces with "[redacted]" wherever they appear in a log object. */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   "apiKey",
   "key",
   "authorization",

@@ -14,8 +14,8 @@ import type {
 } from "./types.js";
 import { type SchemaValidator, sharedAjv } from "./validator.js";
 
-export const SCHEMA_FILE = "catalog.schema.json";
-export const INDEX_FILE = "index.json";
+const SCHEMA_FILE = "catalog.schema.json";
+const INDEX_FILE = "index.json";
 
 /** `catalog/` beside `src/` and `dist/` alike (this module sits two levels below the package). */
 export const DEFAULT_CATALOG_DIR = fileURLToPath(new URL("../../catalog/", import.meta.url));

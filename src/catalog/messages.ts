@@ -23,7 +23,7 @@ function childPath(parent: string, key: string): string {
 }
 
 /** A short, JSON-ish rendering of the offending value for "(got ...)". */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return value.length === 0 ? "an empty list" : "a list";
   if (typeof value === "object") return "an object";

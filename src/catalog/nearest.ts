@@ -1,7 +1,7 @@
 /** Suggestions for a name that matched nothing: "did you mean ...". */
 
 /** Levenshtein distance, two rows of memory. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

@@ -23,7 +23,7 @@ const NO_KEY =
   "SVC_API_KEY is not set. Export the API key in the environment (it is never accepted as a " +
   "flag, to keep it out of shell history and process lists).";
 
-export function configFor(flags: { baseUrl?: string | undefined }, env: Env = process.env): Config {
+function configFor(flags: { baseUrl?: string | undefined }, env: Env = process.env): Config {
   if (flags.baseUrl === undefined) return loadConfig(env);
   try {
     return loadConfig({ ...env, SVC_BASE_URL: flags.baseUrl });

@@ -11,7 +11,7 @@ function authorOf(record: ResultRecord): string | undefined {
   return undefined;
 }
 
-export function recordLine(record: ResultRecord, index: number): string {
+function recordLine(record: ResultRecord, index: number): string {
   const author = authorOf(record);
   const parts = [
     `${index}. [${record.type} ${record.id ?? "-"}]`,

@@ -24,7 +24,7 @@ export function queryParams(originalUrl: string): URLSearchParams {
   return new URLSearchParams(at < 0 ? "" : originalUrl.slice(at + 1));
 }
 
-export function isLoopbackHost(host: string): boolean {
+function isLoopbackHost(host: string): boolean {
   return LOOPBACK_HOSTNAMES.has(host.toLowerCase());
 }
 

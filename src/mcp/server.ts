@@ -24,7 +24,7 @@ const packageJson = JSON.parse(
   readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
 ) as { version: string };
 
-export const SERVER_INFO = { name: "svc-mcp", version: packageJson.version } as const;
+const SERVER_INFO = { name: "svc-mcp", version: packageJson.version } as const;
 
 const COMPACT_INSTRUCTIONS = [
   "Collects public data from social platforms as asynchronous tasks.",

@@ -6,7 +6,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition, ToolRegistry } from "../tools/index.js";
 import type { ToolSelection } from "./selection.js";
 
-export const DEFAULT_TOOL_SET_CACHE_SIZE = 128;
+const DEFAULT_TOOL_SET_CACHE_SIZE = 128;
 
 export interface ToolSet {
   key: string;

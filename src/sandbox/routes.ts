@@ -23,7 +23,7 @@ export interface SandboxContext {
   publicUrl: string | undefined;
 }
 
-export function storageUrlOf(context: SandboxContext, req: Request): string {
+function storageUrlOf(context: SandboxContext, req: Request): string {
   const base = context.publicUrl ?? `${req.protocol}://${req.get("host") ?? "127.0.0.1"}`;
   return `${base}${STORAGE_PREFIX}`;
 }

@@ -95,7 +95,7 @@ export function errorResultFrom(error: unknown, scope: ErrorScope): CallToolResu
 }
 
 /** One line per violation; the path leads, once (catalog messages usually start with it). */
-export function formatViolations(violations: readonly Violation[]): string {
+function formatViolations(violations: readonly Violation[]): string {
   return violations
     .map(({ path, message }) => `- ${message.startsWith(path) ? message : `${path}: ${message}`}`)
     .join("\n");

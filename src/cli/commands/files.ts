@@ -25,7 +25,7 @@ interface SavedFile extends TaskFile {
 }
 
 /** Counts the records of a gzip JSONL file, line by line; throws if it is not one. */
-export async function countJsonlRecords(gzipped: Buffer): Promise<number> {
+async function countJsonlRecords(gzipped: Buffer): Promise<number> {
   const lines = createInterface({
     input: Readable.from([gzipped]).pipe(createGunzip()),
     crlfDelay: Number.POSITIVE_INFINITY,

@@ -31,7 +31,7 @@ interface RunFlags extends CommonFlags {
 const MAX_WAIT_SECONDS = 86_400;
 
 /** `--input` as a JSON object: inline JSON, `@file`, or `@-` for stdin. */
-export function readInput(raw: string): Record<string, unknown> {
+function readInput(raw: string): Record<string, unknown> {
   let text = raw;
   if (raw.startsWith("@")) {
     const path = raw.slice(1);
